@@ -1,0 +1,8 @@
+"""The accounts app: users, profiles and time zones."""
+
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "accounts"
+    verbose_name = "Accounts"

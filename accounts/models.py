@@ -1,0 +1,52 @@
+"""The custom User: username or email login, a display name and a time zone."""
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Lower
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in available_time_zones():
+        raise ValidationError(f"{value!r} is not a known IANA time zone (e.g. Europe/Berlin).")
+
+
+def available_time_zones() -> frozenset[str]:
+    return _TIME_ZONES
+
+
+_TIME_ZONES = frozenset(zoneinfo.available_timezones())
+
+
+class User(AbstractUser):
+    display_name = models.CharField(
+        max_length=64, blank=True, help_text="The name other players see; your username if empty."
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="Deadlines and times are shown to you in this zone.",
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="accounts_user_email_unique_ci",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_name
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)

@@ -1,0 +1,1 @@
+"""Settings per mode: base (shared), local (the embedded default), production, test."""

@@ -1,0 +1,14 @@
+"""Settings for pytest: the suite sets DATABASE_URL/REDIS_URL when it found the servers."""
+
+import os
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-not-secret-" + "y" * 30)
+os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+
+from .base import *  # noqa: E402
+
+DEBUG = False
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}

@@ -1,0 +1,1 @@
+"""The Erfworld campaign ruleset (see docs/rules/erfworld.md)."""

@@ -105,6 +105,7 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=VAR_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

@@ -12,3 +12,6 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1"]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+# Serve static files straight from the source folders (no collectstatic in the suite).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -7,7 +7,6 @@ import sys
 import uuid
 from pathlib import Path
 
-import pytest
 from celery import Celery
 
 from config.settings.base import BASE_DIR, filesystem_broker_options

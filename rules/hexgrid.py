@@ -1,4 +1,4 @@
-"""Hex coordinates for flat-top, odd-q maps: labels like "J10", directions, distance, lines, rings."""
+"""Hex coordinates for flat-top odd-q maps: labels like "J10", directions, distance, lines."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ __all__ = [
 
 @dataclass(frozen=True, order=True, slots=True)
 class Hex:
-    """A hex in axial coordinates (q = column, r = the diagonal axis); s = -q - r completes the cube."""
+    """A hex in axial coordinates (q = column, r = diagonal axis); s = -q - r completes the cube."""
 
     q: int
     r: int
@@ -107,7 +107,7 @@ def column_index(letters: str) -> int:
 
 
 def offset_to_hex(*, col: int, row: int) -> Hex:
-    """The hex at a 0-based column (A = 0) and 1-based row (odd-q: odd columns sit half a hex lower)."""
+    """The hex at 0-based column (A = 0), 1-based row (odd-q: odd columns sit half a hex lower)."""
     return Hex(col, (row - 1) - (col - (col & 1)) // 2)
 
 
@@ -170,12 +170,9 @@ def distance(a: Hex, b: Hex) -> int:
 
 
 def _round_component(scaled: int, n: int, nudge: int) -> tuple[int, tuple[int, int]]:
-    """Round scaled/n + ε·nudge to an integer; also return |rounded − value| as (scaled, ε) parts."""
+    """Round scaled/n + ε·nudge to an integer; also return |rounded − value| as (scaled, ε)."""
     floor, rem = divmod(scaled, n)
-    if 2 * rem > n or (2 * rem == n and nudge > 0):
-        rounded = floor + 1
-    else:
-        rounded = floor
+    rounded = floor + 1 if 2 * rem > n or (2 * rem == n and nudge > 0) else floor
     diff = rounded * n - scaled
     # diff is exact in units of 1/n; the infinitesimal part is −nudge·ε.
     if diff > 0 or (diff == 0 and -nudge > 0):

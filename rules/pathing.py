@@ -33,7 +33,7 @@ class PathingError(ValueError):
 
 
 class StepCost(Protocol):
-    """Cost of stepping into an adjacent hex with `movement_left` points left; None = not allowed."""
+    """Cost of stepping into an adjacent hex with `movement_left` points left; None = forbidden."""
 
     def __call__(self, from_hex: Hex, to_hex: Hex, movement_left: int, /) -> int | None: ...
 

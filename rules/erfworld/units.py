@@ -200,7 +200,9 @@ def validate_army(
         seen.add(entry.name)
         errors.extend(validate_unit_type(entry.stats, name=entry.name))
         if entry.count < 0:
-            errors.append(f"Unit type {entry.name!r} has count {entry.count}; counts cannot be negative.")
+            errors.append(
+                f"Unit type {entry.name!r} has count {entry.count}; counts cannot be negative."
+            )
     if len(seen) > max_types:
         errors.append(
             f"The army has {len(seen)} distinct unit types; at most {max_types} are allowed"
@@ -245,7 +247,7 @@ def xp_for_next_level(level: int) -> int:
 
 
 def gain_xp(*, level: int, xp: int, amount: int = 1) -> tuple[int, int]:
-    """Add XP to a commander: (level, xp) after levelling up, XP reset to 0 at each level; no cap."""
+    """Add XP to a commander; returns (level, xp) after any level-up (XP resets to 0; no cap)."""
     if level < 1:
         raise UnitDesignError(f"A commander's level is at least 1, not {level}.")
     if xp < 0 or amount < 0:
@@ -262,7 +264,9 @@ def gain_xp(*, level: int, xp: int, amount: int = 1) -> tuple[int, int]:
 # Parsing plain dicts (JSON calculator, API)
 
 
-def parse_int(data: Mapping[str, object], key: str, *, where: str = "", default: int | None = None) -> int:
+def parse_int(
+    data: Mapping[str, object], key: str, *, where: str = "", default: int | None = None
+) -> int:
     """Read an integer field (not a bool, not a float) or raise FieldError naming it."""
     field = f"{where}.{key}" if where else key
     if key not in data:
@@ -291,7 +295,9 @@ def parse_specials(value: object, *, field: str) -> frozenset[Special]:
     return frozenset(specials)
 
 
-def reject_unknown_fields(data: Mapping[str, object], allowed: Collection[str], *, where: str = "") -> None:
+def reject_unknown_fields(
+    data: Mapping[str, object], allowed: Collection[str], *, where: str = ""
+) -> None:
     """Raise FieldError naming the first field that is not one of `allowed`."""
     for key in data:
         if key not in allowed:
@@ -301,7 +307,7 @@ def reject_unknown_fields(data: Mapping[str, object], allowed: Collection[str], 
 def unit_stats_from_dict(
     data: object, *, where: str = "", extra_fields: Collection[str] = ()
 ) -> UnitStats:
-    """Build UnitStats from {"hits", "attack", "defence", "move", "specials"?}; errors name the field.
+    """UnitStats from {"hits", "attack", "defence", "move", "specials"?}; errors name the field.
 
     Only the shape is checked here; call validate_unit_type for the design rules.
     """

@@ -12,8 +12,16 @@ import sys
 from collections.abc import Sequence
 
 from rules import dice, hexgrid
-from rules.jsonio import InputError, JSONObject, as_object, child, get_int, get_list, get_str
-from rules.jsonio import only_fields
+from rules.jsonio import (
+    InputError,
+    JSONObject,
+    as_object,
+    child,
+    get_int,
+    get_list,
+    get_str,
+    only_fields,
+)
 from rules.registry import RULESETS, get_ruleset
 
 EXIT_BAD_INPUT = 2

@@ -34,7 +34,8 @@ def as_object(value: object, path: str) -> JSONObject:
 def only_fields(obj: JSONObject, allowed: Collection[str], path: str) -> None:
     unknown = sorted(set(obj) - set(allowed))
     if unknown:
-        raise InputError(child(path, unknown[0]), f"unknown field (allowed: {', '.join(sorted(allowed))}).")
+        names = ", ".join(sorted(allowed))
+        raise InputError(child(path, unknown[0]), f"unknown field (allowed: {names}).")
 
 
 def _get(obj: JSONObject, name: str, path: str, default: object, required: bool) -> object:
@@ -88,7 +89,12 @@ def get_str(obj: JSONObject, name: str, path: str = "", *, default: str | None =
 
 
 def get_choice(
-    obj: JSONObject, name: str, choices: Sequence[str], path: str = "", *, default: str | None = None
+    obj: JSONObject,
+    name: str,
+    choices: Sequence[str],
+    path: str = "",
+    *,
+    default: str | None = None,
 ) -> str:
     value = get_str(obj, name, path, default=default)
     if value not in choices:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Protocol
 
-from rules.hexgrid import Grid, Hex, neighbors
+from rules.hexgrid import Direction, Grid, Hex
 
 __all__ = ["Path", "PathingError", "StepCost", "cheapest_path", "reachable"]
 
@@ -56,12 +56,23 @@ class _Tables:
 
 @functools.lru_cache(maxsize=16)
 def _tables(grid: Grid) -> _Tables:
+    # Index = column * rows + (row - 1), the order of Grid.hexes(); neighbours are found by
+    # arithmetic on offset coordinates rather than by hashing hexes.
+    cols, rows = grid.cols, grid.rows
     hexes = tuple(grid.hexes())
+    deltas = [d.value for d in Direction]
+    neighbours: list[tuple[int, ...]] = []
+    for h in hexes:
+        found: list[int] = []
+        for dq, dr in deltas:
+            col = h.q + dq
+            if 0 <= col < cols:
+                row0 = h.r + dr + (col - (col & 1)) // 2
+                if 0 <= row0 < rows:
+                    found.append(col * rows + row0)
+        neighbours.append(tuple(found))
     index = {h: i for i, h in enumerate(hexes)}
-    neighbours = tuple(
-        tuple(index[n] for n in neighbors(h).values() if n in index) for h in hexes
-    )
-    return _Tables(hexes=hexes, index=index, neighbours=neighbours)
+    return _Tables(hexes=hexes, index=index, neighbours=tuple(neighbours))
 
 
 _UNSEEN = 1 << 62

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
+    "campaigns",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +159,16 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+
+# --- Campaigns: defaults of a new campaign's settings (each campaign stores its own copy;
+# a scenario may override them).
+CAMPAIGN_DEFAULTS = {
+    "phase_hours": 72,
+    "points_budget": 500,
+    "max_unit_types": 5,
+    "ambush_value": 2,
+    "terrain_known_to_all": True,
+}
 
 # --- REST framework defaults (the API itself comes with its own issue).
 REST_FRAMEWORK = {

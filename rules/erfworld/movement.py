@@ -6,7 +6,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from rules.erfworld.board import Board
+from rules.erfworld.board import Board, other_side
 from rules.erfworld.types import (
     TERRAIN_CAPABILITIES,
     MovementClass,
@@ -79,7 +79,10 @@ class MovementProfile:
 
 def movement_profile(stats: UnitStats, *, mount: UnitStats | None = None) -> MovementProfile:
     """How a unit moves: on its own, or riding `mount` (then with the mount's move, class,
-    flying and terrain capabilities, since the mount does the walking)."""
+    flying and terrain capabilities, since the mount does the walking). A garrison unit
+    keeps its garrison profile even on a mount: it never moves (§2)."""
+    if stats.movement_class is MovementClass.GARRISON:
+        return MovementProfile(move=0, movement_class=MovementClass.GARRISON, flying=False)
     carrier = mount if mount is not None else stats
     return MovementProfile(
         move=carrier.move,
@@ -409,22 +412,33 @@ def stack_step_cost(
 ) -> StepCost:
     """A pathing step cost for a stack: the dearest of its movers' costs for each hex (the
     slowest unit through a terrain sets the pace); `road_only` keeps to road hexes."""
-    entry: dict[Hex, int] = {}
-    for h in board.grid.hexes():
-        if road_only and not board.counts_as_road(h, side):
-            continue
-        worst: int | None = 0
-        for p in profiles:
-            c = _entry_cost(p, h, board, side)
-            if c is None or worst is None:
-                worst = None
-                break
-            if c == _ALL_REMAINING or worst == _ALL_REMAINING:
-                worst = _ALL_REMAINING
-            else:
-                worst = max(worst, c)
-        if worst is not None:
-            entry[h] = worst
+    # Entry costs are worked out the first time a search looks at a hex, so a short move on
+    # a big map only pays for the hexes it reaches; the lookups are hoisted for speed, and
+    # test_stack_step_cost_is_the_dearest_movement_cost checks them against movement_cost.
+    entry: dict[Hex, int | None] = {}
+    by_terrain: dict[Terrain, int | None] = {}
+    for t in Terrain:
+        costs = [terrain_cost(p, t) for p in profiles]
+        by_terrain[t] = None if None in costs else max(c for c in costs if c is not None)
+    garrison = any(p.movement_class is MovementClass.GARRISON for p in profiles)
+    walks = any(not p.flying for p in profiles)
+    enemies = board.stacks.get(other_side(side), frozenset())
+    terrain, towers, owners, grid = board.terrain, board.towers, board.fort_owners, board.grid
+    road, open_ = Terrain.ROAD, Terrain.OPEN
+
+    def entry_cost(h: Hex) -> int | None:
+        if garrison or h in enemies or not grid.contains(h):
+            return None
+        tower = towers.get(h)
+        owner = owners.get(h) or (tower.owner if tower is not None else None)
+        here = terrain.get(h, open_)
+        as_road = here is road or owner is side
+        if road_only and not as_road:
+            return None
+        if walks and tower is not None and tower.hits > 0 and owner is not side:
+            return _ALL_REMAINING
+        return 1 if as_road else by_terrain[here]
+
     walled = {
         h
         for (fortified, d), hits in board.walls.items()
@@ -433,7 +447,10 @@ def stack_step_cost(
     }
 
     def step(from_hex: Hex, to_hex: Hex, movement_left: int, /) -> int | None:
-        cost = entry.get(to_hex)
+        try:
+            cost = entry[to_hex]
+        except KeyError:
+            cost = entry[to_hex] = entry_cost(to_hex)
         if cost is None:
             return None
         if to_hex in walled and from_hex in walled and board.wall_hits(from_hex, to_hex) > 0:

@@ -12,8 +12,8 @@ from rules.erfworld.combat import Combat, CombatResult, Order, fraction_json, re
 # 2d6 sums and how many of the 36 die pairs give each.
 SUM_WAYS: tuple[tuple[int, int], ...] = tuple((s, 6 - abs(s - 7)) for s in range(2, 13))
 
-# Each party that rolls multiplies the branches by 11; beyond this many rolls we refuse.
-MAX_ROLLING_PARTIES = 5
+# Each stack that may roll multiplies the branches by up to 11; beyond this many we refuse.
+MAX_ROLLING_STACKS = 4
 
 
 class OddsError(ValueError):
@@ -125,6 +125,13 @@ def enumerate_outcomes(combat: Combat) -> list[tuple[Fraction, CombatResult]]:
     Only parties that actually roll are branched on (a withdrawn attack never rolls for the
     defender), and a side with a given `roll` is not branched on at all.
     """
+    sides = (combat.attacker, combat.defender, *combat.protectors)
+    rolling = sum(1 for s in sides if s.roll is None)
+    if rolling > MAX_ROLLING_STACKS:
+        raise OddsError(
+            f"{rolling} stacks may roll in this combat; exact odds are enumerated for at most"
+            f" {MAX_ROLLING_STACKS} (give some stacks a fixed roll)."
+        )
     out: list[tuple[Fraction, CombatResult]] = []
 
     def walk(assigned: dict[str, tuple[int, int]], weight: Fraction) -> None:
@@ -138,11 +145,6 @@ def enumerate_outcomes(combat: Combat) -> list[tuple[Fraction, CombatResult]]:
         try:
             result = resolve_with_rolls(combat, roll_source=source)
         except _NeedRoll as need:
-            if len(assigned) >= MAX_ROLLING_PARTIES:
-                raise OddsError(
-                    f"More than {MAX_ROLLING_PARTIES} stacks roll in this combat; the exact odds"
-                    " would take too long to enumerate."
-                ) from None
             for total, ways in SUM_WAYS:
                 walk({**assigned, need.party: roll_for_sum(total)}, weight * Fraction(ways, 36))
             return

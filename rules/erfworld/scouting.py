@@ -15,8 +15,6 @@ __all__ = [
     "ObservedUnit",
     "ScoutOrderError",
     "Sighting",
-    "StackSighting",
-    "UnitSighting",
     "parse_directions",
     "scout_range",
     "sighting",
@@ -79,7 +77,8 @@ def validate_scout_order(
         raise ScoutOrderError("A scout order needs at least one direction to inspect (§5).")
     if len(steps) > limit:
         raise ScoutOrderError(
-            f"The scout path has {len(steps)} steps, but a scout with Move {scout.move} may "
+            f"The scout path has {len(steps)} step{'' if len(steps) == 1 else 's'}, but a scout "
+            f"with Move {scout.move} may "
             f"inspect at most {limit} hexes (M + floor(M / 2), §5)."
         )
     inspected: list[Hex] = []
@@ -114,20 +113,6 @@ class ObservedStack:
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitSighting:
-    name: str
-    unit_type: str
-    current_hits: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class StackSighting:
-    side: SideKind
-    units: tuple[UnitSighting, ...]
-    fortification: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
 class FortificationSighting:
     """A tower (direction None) or one walled hexside of the hex, with its hits."""
 
@@ -143,7 +128,7 @@ class Sighting:
     hex: Hex
     terrain: Terrain
     road: bool
-    stacks: tuple[StackSighting, ...]
+    stacks: tuple[ObservedStack, ...]
     fortifications: tuple[FortificationSighting, ...]
 
 
@@ -164,16 +149,6 @@ def sighting(*, hex: Hex, board: Board, stacks: Sequence[ObservedStack]) -> Sigh
         hex=hex,
         terrain=terrain,
         road=terrain is Terrain.ROAD,
-        stacks=tuple(
-            StackSighting(
-                side=s.side,
-                units=tuple(
-                    UnitSighting(name=u.name, unit_type=u.unit_type, current_hits=u.current_hits)
-                    for u in s.units
-                ),
-                fortification=s.fortification,
-            )
-            for s in stacks
-        ),
+        stacks=tuple(stacks),
         fortifications=tuple(forts),
     )

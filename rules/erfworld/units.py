@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from rules.dice import Dice
 from rules.erfworld.types import Special, UnitStats
+from rules.jsonio import InputError
 
 MAX_MOVE = 5
 MAX_DEFENCE = 5
@@ -25,12 +26,8 @@ class UnitDesignError(ValueError):
     """A unit type or army breaks a design rule (rules-erfworld.md §1)."""
 
 
-class FieldError(ValueError):
-    """A field of a calculator/API input is missing, of the wrong type or out of range."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
-        self.field = field
+# A field of a calculator/API input that is missing, of the wrong type or out of range.
+FieldError = InputError
 
 
 # ---------------------------------------------------------------------------

@@ -163,3 +163,136 @@ def test_unknown_command_is_a_usage_error():
     code, out, _ = run(["erfworld", "teleport"])
     assert code == 2
     assert out == ""
+
+
+GOBWIN = {"name": "Gobwin", "hits": 5, "attack": 5, "defence": 3, "move": 2, "specials": []}
+STANLEY = {"name": "Stanley", "hits": 6, "attack": 4, "defence": 2, "move": 2,
+           "specials": ["commander"], "commander_level": 2}
+DWAGON = {"name": "Dwagon", "hits": 10, "attack": 6, "defence": 4, "move": 4,
+          "specials": ["flying"]}
+
+
+def test_erfworld_combat_with_given_rolls():
+    # Attacker: TA 5+4 = 9, CB 1 + 0.1×2 = 6/5, RN (3+4+8)/20 = 3/4; the flying defender gets no
+    # woods bonus: DF (8-4)/8 = 1/2 → floor(9 × 6/5 × 3/4 × 1/2) = floor(4.05) = 4, directed at
+    # the Dwagon at 2× → it loses 2. Defender: TA 6, RN 1, DF (8 - 5/2)/8 = 11/16 →
+    # floor(66/16) = 4, all on the Gobwin first in stack order.
+    result = run_json(["erfworld", "combat"], {
+        "attacker": {"units": [GOBWIN, STANLEY], "roll": [3, 4]},
+        "defender": {"units": [DWAGON], "roll": [6, 6]},
+        "defender_terrain": "woods", "target": 0,
+    })
+    assert (result["order"], result["hits_on_defender"], result["hits_on_attacker"],
+            result["winner"]) == ("simultaneous", 4, 4, "none")
+    assert result["attacker"]["factors"]["CB"] == {"exact": "6/5", "decimal": "1.2"}
+    assert result["attacker"]["factors"]["DF"] == {"exact": "1/2", "decimal": "0.5"}
+    assert result["defender"]["factors"]["DF"] == {"exact": "11/16", "decimal": "0.6875"}
+    assert result["attacker"]["units"] == [
+        {"name": "Gobwin", "current_hits": 1, "croaked": False},
+        {"name": "Stanley", "current_hits": 6, "croaked": False},
+    ]
+    assert result["defender"]["units"] == [{"name": "Dwagon", "current_hits": 8, "croaked": False}]
+    assert "seed" not in result
+
+
+def test_erfworld_combat_from_a_seed_is_replayable_and_verifiable():
+    payload = {"attacker": {"units": [GOBWIN, STANLEY]}, "defender": {"units": [DWAGON]},
+               "seed": SEED}
+    first = run_json(["erfworld", "combat"], payload)
+    assert run_json(["erfworld", "combat"], payload) == first
+    assert [d["purpose"] for d in first["dice"]] == [
+        "combat: attacker die 1", "combat: attacker die 2",
+        "combat: defender die 1", "combat: defender die 2",
+    ]
+    assert first["attacker"]["roll"] == [first["dice"][0]["value"], first["dice"][1]["value"]]
+    check = run_json(["dice", "verify"], {"seed": SEED, "commitment": first["commitment"],
+                                          "rolls": [{k: d[k] for k in ("number", "purpose",
+                                                                       "sides", "value")}
+                                                    for d in first["dice"]]})
+    assert check["all_ok"] is True
+
+
+def test_erfworld_odds_exact_distribution():
+    # hits = floor(4 × (s + 8)/20): 2 for 2d6 = 2..6 (15/36), 3 for 7..11 (20/36), 4 for 12.
+    result = run_json(["erfworld", "odds"], {
+        "attacker": {"units": [{"name": "a", "hits": 4, "attack": 4, "defence": 0, "move": 1}]},
+        "defender": {"units": [{"name": "d", "hits": 10, "attack": 0, "defence": 0, "move": 1}]},
+    })
+    assert result["hits_on_defender"] == {
+        "distribution": [
+            {"hits": 2, "probability": {"exact": "5/12", "decimal": "0.4167"}},
+            {"hits": 3, "probability": {"exact": "5/9", "decimal": "0.5556"}},
+            {"hits": 4, "probability": {"exact": "1/36", "decimal": "0.0278"}},
+        ],
+        "expected": {"exact": "47/18", "decimal": "2.6111"},
+    }
+    assert result["hits_on_attacker"]["distribution"] == [
+        {"hits": 0, "probability": {"exact": "1", "decimal": "1"}}
+    ]
+    assert result["defender"]["units"] == [{
+        "name": "d", "croaked": {"exact": "0", "decimal": "0"},
+        "expected_current_hits": {"exact": "133/18", "decimal": "7.3889"},
+    }]
+
+
+def test_erfworld_odds_refuses_a_seed():
+    code, out, err = run(["erfworld", "odds"], json.dumps({
+        "attacker": {"units": [GOBWIN]}, "defender": {"units": [DWAGON]}, "seed": "x"}))
+    assert (code, out) == (2, "")
+    assert err.startswith("error: seed: ")
+
+
+PATH_MAP = {"cols": 5, "rows": 5, "terrain": {"B2": "woods"}}
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        ({"map": PATH_MAP, "unit": {"move": 4, "specials": []}, "from": "A1", "to": "C3"},
+         {"reachable": True, "cost": 3, "path": ["A1", "B1", "C2", "C3"], "all_on_road": False}),
+        ({"map": {"cols": 3, "rows": 3, "terrain": {"B1": "woods"}},
+          "unit": {"move": 2, "specials": ["woods"]}, "from": "A1", "to": "B1"},
+         {"reachable": True, "cost": 1, "path": ["A1", "B1"], "all_on_road": False}),
+        ({"map": {"cols": 3, "rows": 3, "terrain": {"B1": "woods"}},
+          "unit": {"move": 2}, "from": "A1", "to": "B1"},
+         {"reachable": True, "cost": 2, "path": ["A1", "B1"], "all_on_road": False}),
+
+        ({"map": {"cols": 3, "rows": 6, "terrain": {f"A{r}": "road" for r in range(1, 6)}},
+          "unit": {"move": 2}, "from": "A1", "to": "A4"},
+         {"reachable": True, "cost": 3, "path": ["A1", "A2", "A3", "A4"], "all_on_road": True}),
+    ],
+)
+def test_erfworld_path(payload, expected):
+    assert run_json(["erfworld", "path"], payload) == expected
+
+
+def test_erfworld_path_out_of_reach_names_the_rule():
+    result = run_json(["erfworld", "path"], {"map": PATH_MAP, "unit": {"move": 2},
+                                             "from": "A1", "to": "C3"})
+    assert (result["reachable"], result["cost"], result["path"]) == (False, None, [])
+    assert result["reason"].startswith("C3 is out of reach: getting there needs 3 movement points")
+
+
+def test_erfworld_path_cavalry_cannot_afford_woods():
+    result = run_json(["erfworld", "path"], {"map": {"cols": 3, "rows": 3, "terrain": {"B1": "woods"}},
+                                             "unit": {"move": 3}, "from": "A1", "to": "B1"})
+    assert result["reachable"] is False
+    assert result["reason"].startswith("Entering B1 (woods) costs 4 movement for cavalry")
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"map": PATH_MAP, "unit": {"move": 2}, "from": "A1", "to": "F9"}, "to"),
+        ({"map": PATH_MAP, "unit": {"move": 2}, "from": "a1", "to": "C3"}, "from"),
+        ({"map": PATH_MAP, "unit": {"move": 6}, "from": "A1", "to": "C3"}, "unit.move"),
+        ({"map": {**PATH_MAP, "terrain": {"B2": "lava"}}, "unit": {"move": 2}, "from": "A1",
+          "to": "C3"}, "map"),
+        ({"map": {**PATH_MAP, "size": 3}, "unit": {"move": 2}, "from": "A1", "to": "C3"},
+         "map.size"),
+    ],
+)
+def test_erfworld_path_bad_input(payload, field):
+    code, out, err = run(["erfworld", "path"], json.dumps(payload))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: {field}: ")

@@ -1,0 +1,209 @@
+"""Django admin for the GM: every model searchable; game state read-only; actions call services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from accounts.models import User
+from campaigns import models
+from campaigns.errors import CampaignError
+from campaigns.services import campaign_start, chief_warlord_appoint, phase_end
+
+
+def _gm(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # the admin requires a logged-in staff user
+    return request.user
+
+
+def _run(request: HttpRequest, action: Callable[[], Any], done: str) -> None:
+    try:
+        action()
+    except CampaignError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+
+
+@admin.register(models.Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("name", "scenario_key", "status", "created_at")
+    list_filter = ("status", "ruleset_key")
+    search_fields = ("name", "scenario_key", "invite_code")
+    readonly_fields = (
+        "ruleset_key", "scenario_key", "status", "entry_hex", "pop_hexes", "victory_hex",
+        "setup_dice_commitment", "setup_dice_next_number", "setup_dice_revealed_at",
+        "revealed_setup_seed", "version", "created_at",
+    )
+    exclude = ("setup_dice_seed",)
+    actions = ["start_campaign", "end_open_phase"]
+
+    @admin.display(description="setup dice seed")
+    def revealed_setup_seed(self, obj: models.Campaign) -> str:
+        # Secret until the campaign starts (its setup dice are then all rolled).
+        return obj.setup_dice_seed if obj.setup_dice_revealed_at else "(secret until the start)"
+
+    @admin.action(description="Start the campaign (as GM)")
+    def start_campaign(self, request: HttpRequest, queryset: QuerySet[models.Campaign]) -> None:
+        for campaign in queryset:
+            _run(request, partial(campaign_start, user=_gm(request), campaign=campaign),
+                 f"{campaign.name} started.")
+
+    @admin.action(description="End the open phase (as GM)")
+    def end_open_phase(self, request: HttpRequest, queryset: QuerySet[models.Campaign]) -> None:
+        for campaign in queryset:
+            _run(request, partial(phase_end, user=_gm(request), campaign=campaign),
+                 f"{campaign.name}: phase ended.")
+
+
+@admin.register(models.Side)
+class SideAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "campaign")
+    search_fields = ("name", "campaign__name")
+    readonly_fields = ("campaign", "kind")
+
+
+@admin.register(models.Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("user", "campaign", "role", "side", "is_chief_warlord", "army_ready_at")
+    list_filter = ("role", "is_chief_warlord")
+    search_fields = ("user__username", "campaign__name")
+    readonly_fields = (
+        "campaign", "user", "role", "side", "is_chief_warlord", "chief_warlord_vote",
+        "army_ready_at", "joined_at",
+    )
+    actions = ["appoint_chief_warlord"]
+
+    @admin.action(description="Appoint as Chief Warlord (as GM)")
+    def appoint_chief_warlord(
+        self, request: HttpRequest, queryset: QuerySet[models.Membership]
+    ) -> None:
+        for m in queryset.select_related("campaign", "user"):
+            _run(request,
+                 partial(chief_warlord_appoint, user=_gm(request), campaign=m.campaign,
+                         membership=m),
+                 f"{m.user} is Chief Warlord of {m.campaign}.")
+
+
+@admin.register(models.Map)
+class MapAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "cols", "rows")
+    search_fields = ("campaign__name",)
+    readonly_fields = ("campaign", "cols", "rows", "terrain")
+
+
+@admin.register(models.Fortification)
+class FortificationAdmin(admin.ModelAdmin):
+    list_display = ("hex", "kind", "direction", "hits", "starting_hits", "owner", "campaign")
+    list_filter = ("kind",)
+    search_fields = ("hex", "campaign__name")
+    readonly_fields = ("campaign", "hex", "kind", "direction", "hits", "starting_hits", "owner")
+
+
+@admin.register(models.UnitType)
+class UnitTypeAdmin(admin.ModelAdmin):
+    list_display = ("name", "side", "owner", "hits", "attack", "defence", "move", "cost")
+    search_fields = ("name", "campaign__name", "owner__user__username")
+    readonly_fields = (
+        "campaign", "side", "owner", "hits", "attack", "defence", "move", "specials", "cost",
+    )
+
+
+@admin.register(models.Stack)
+class StackAdmin(admin.ModelAdmin):
+    list_display = ("id", "hex", "side", "campaign")
+    search_fields = ("hex", "campaign__name")
+    readonly_fields = ("campaign", "side", "hex", "created_at")
+
+
+@admin.register(models.Unit)
+class UnitAdmin(admin.ModelAdmin):
+    list_display = ("name", "unit_type", "side", "owner", "stack", "current_hits",
+                    "commander_level")
+    search_fields = ("name", "unit_type__name", "campaign__name", "owner__user__username")
+    readonly_fields = (
+        "campaign", "side", "owner", "unit_type", "current_hits", "commander_level",
+        "commander_xp", "movement_used", "has_attacked", "was_commanded", "mount", "stack",
+        "position",
+    )
+
+
+@admin.register(models.Turn)
+class TurnAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "number", "started_at")
+    search_fields = ("campaign__name",)
+    readonly_fields = ("campaign", "number", "started_at")
+
+
+@admin.register(models.Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "turn", "kind", "status", "opened_at", "deadline_at", "closed_at")
+    list_filter = ("kind", "status")
+    search_fields = ("campaign__name",)
+    # The seed is excluded: it must not be shown anywhere before the phase closes.
+    exclude = ("dice_seed",)
+    readonly_fields = (
+        "campaign", "turn", "kind", "status", "opened_at", "deadline_at", "closed_at",
+        "dice_commitment", "revealed_seed", "dice_next_number", "version",
+        "deadline_processed_at", "reminders_sent",
+    )
+
+
+@admin.register(models.PlayerPhaseStatus)
+class PlayerPhaseStatusAdmin(admin.ModelAdmin):
+    list_display = ("phase", "membership", "done_at", "late", "proxied_by")
+    list_filter = ("late",)
+    search_fields = ("membership__user__username", "phase__campaign__name")
+    readonly_fields = ("phase", "membership", "done_at", "late", "proxied_by")
+
+
+@admin.register(models.ScoutOrder)
+class ScoutOrderAdmin(admin.ModelAdmin):
+    list_display = ("scout", "phase", "given_by", "proxied_by", "updated_at")
+    search_fields = ("scout__name", "phase__campaign__name")
+    readonly_fields = ("phase", "scout", "given_by", "proxied_by", "directions",
+                       "inspected_hexes", "updated_at")
+
+
+@admin.register(models.Sighting)
+class SightingAdmin(admin.ModelAdmin):
+    list_display = ("hex", "side", "turn", "is_latest", "campaign")
+    list_filter = ("is_latest",)
+    search_fields = ("hex", "campaign__name")
+    readonly_fields = ("campaign", "side", "hex", "turn", "phase", "seen", "is_latest",
+                       "created_at")
+
+
+@admin.register(models.DiceRoll)
+class DiceRollAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "phase", "number", "purpose", "sides", "value")
+    search_fields = ("purpose", "campaign__name")
+    readonly_fields = ("campaign", "phase", "number", "purpose", "sides", "value", "created_at")
+
+
+@admin.register(models.Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "campaign", "kind", "summary")
+    list_filter = ("kind",)
+    search_fields = ("summary", "campaign__name")
+    readonly_fields = ("campaign", "phase", "actor", "side", "kind", "summary", "payload",
+                       "created_at")
+
+
+@admin.register(models.PhaseSnapshot)
+class PhaseSnapshotAdmin(admin.ModelAdmin):
+    list_display = ("phase", "created_at")
+    search_fields = ("phase__campaign__name",)
+    readonly_fields = ("phase", "state", "created_at")
+
+
+@admin.register(models.Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("user", "campaign", "message", "created_at", "read_at")
+    search_fields = ("user__username", "message", "campaign__name")
+    readonly_fields = ("user", "campaign", "event", "message", "created_at")

@@ -1,0 +1,560 @@
+"""Campaign data: sides, members, map, armies, turns and phases, orders, sightings and records.
+
+Models hold data and constraints only; every change of game state goes through
+campaigns.services, every read that shows game state through campaigns.selectors.
+Hexes are stored as their labels ("J10"), as players read them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+def _default(name: str) -> object:
+    return settings.CAMPAIGN_DEFAULTS[name]
+
+
+def default_phase_hours() -> int:
+    return int(str(_default("phase_hours")))
+
+
+def default_points_budget() -> int:
+    return int(str(_default("points_budget")))
+
+
+def default_max_unit_types() -> int:
+    return int(str(_default("max_unit_types")))
+
+
+def default_ambush_value() -> int:
+    return int(str(_default("ambush_value")))
+
+
+def default_terrain_known_to_all() -> bool:
+    return bool(_default("terrain_known_to_all"))
+
+
+class CampaignStatus(models.TextChoices):
+    SETUP = "setup", "Setup"
+    RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
+    FINISHED = "finished", "Finished"
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=120)
+    ruleset_key = models.CharField(max_length=32, default="erfworld")
+    scenario_key = models.CharField(
+        max_length=64, help_text="The scenario file it was created from."
+    )
+    status = models.CharField(
+        max_length=16, choices=CampaignStatus.choices, default=CampaignStatus.SETUP
+    )
+    # Settings (copied from settings.CAMPAIGN_DEFAULTS and the scenario at creation).
+    phase_hours = models.PositiveIntegerField(default=default_phase_hours)
+    points_budget = models.PositiveIntegerField(default=default_points_budget)
+    max_unit_types = models.PositiveIntegerField(default=default_max_unit_types)
+    ambush_value = models.PositiveIntegerField(default=default_ambush_value)
+    terrain_known_to_all = models.BooleanField(default=default_terrain_known_to_all)
+    # Scenario facts the engine needs.
+    entry_hex = models.CharField(max_length=8)
+    pop_hexes = models.JSONField(default=list)
+    victory_hex = models.CharField(max_length=8, blank=True)
+    invite_code = models.CharField(max_length=32, unique=True)
+    # Dice rolled before the first phase (commander levels at purchase) come from this
+    # campaign-level seed; its commitment is public from creation, the seed is revealed
+    # when the campaign starts (see docs/campaigns.md).
+    setup_dice_seed = models.CharField(max_length=64)
+    setup_dice_commitment = models.CharField(max_length=64)
+    setup_dice_next_number = models.PositiveIntegerField(default=1)
+    setup_dice_revealed_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=CampaignStatus.values), name="campaign_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(phase_hours__gte=1), name="campaign_phase_hours_min"
+            ),
+        ]
+        indexes = [models.Index(fields=["status"], name="campaign_status_idx")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SideKind(models.TextChoices):
+    ALLIANCE = "alliance", "Alliance"
+    OPPOSITION = "opposition", "Opposition"
+
+
+class Side(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
+    kind = models.CharField(max_length=16, choices=SideKind.choices)
+    name = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "kind"], name="side_one_per_kind"),
+            models.CheckConstraint(condition=Q(kind__in=SideKind.values), name="side_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.kind})"
+
+
+class Role(models.TextChoices):
+    GM = "gm", "Game Master"
+    PLAYER = "player", "Player"
+    OBSERVER = "observer", "Observer"
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_memberships"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices)
+    side = models.ForeignKey(
+        Side, on_delete=models.PROTECT, null=True, blank=True, related_name="memberships"
+    )
+    is_chief_warlord = models.BooleanField(default=False)
+    chief_warlord_vote = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="votes_received"
+    )
+    pop_points = models.PositiveIntegerField(default=0)
+    army_ready_at = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_once"),
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(is_chief_warlord=True),
+                name="membership_one_chief_warlord",
+            ),
+            models.CheckConstraint(
+                condition=~Q(role="player") | Q(side__isnull=False),
+                name="membership_player_has_side",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_chief_warlord=False) | Q(role="player"),
+                name="membership_chief_warlord_is_player",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign} ({self.role})"
+
+
+class Map(models.Model):
+    """The strategic map; terrain is one JSON object {label: terrain} of every non-open hex."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="map")
+    cols = models.PositiveIntegerField()
+    rows = models.PositiveIntegerField()
+    terrain = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(cols__gte=1, rows__gte=1), name="map_size_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cols} × {self.rows} map of {self.campaign}"
+
+
+class FortificationKind(models.TextChoices):
+    TOWER = "tower", "Tower"
+    WALL = "wall", "Wall hexside"
+
+
+HEXSIDES = ("N", "NE", "SE", "S", "SW", "NW")
+
+
+class Fortification(models.Model):
+    """A tower of a hex, or the wall on one hexside of a fortified hex."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="fortifications")
+    hex = models.CharField(max_length=8)
+    kind = models.CharField(max_length=8, choices=FortificationKind.choices)
+    direction = models.CharField(max_length=2, blank=True, help_text="The hexside of a wall.")
+    hits = models.PositiveIntegerField()
+    starting_hits = models.PositiveIntegerField()
+    owner = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="fortifications")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "hex", "kind", "direction"], name="fortification_once"
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="tower") & Q(direction=""))
+                | (Q(kind="wall") & Q(direction__in=HEXSIDES)),
+                name="fortification_kind_direction",
+            ),
+            models.CheckConstraint(
+                condition=Q(hits__lte=F("starting_hits")), name="fortification_hits_le_start"
+            ),
+        ]
+        indexes = [models.Index(fields=["campaign", "hex"], name="fortification_hex_idx")]
+
+    def __str__(self) -> str:
+        where = f"{self.hex} {self.direction}".strip()
+        return f"{self.kind} {where} ({self.hits}/{self.starting_hits})"
+
+
+class UnitType(models.Model):
+    """A player's (or the opposition's) unit design; frozen once the campaign starts."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="unit_types")
+    side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="unit_types")
+    owner = models.ForeignKey(
+        Membership, on_delete=models.CASCADE, null=True, blank=True, related_name="unit_types"
+    )
+    name = models.CharField(max_length=64)
+    hits = models.PositiveIntegerField()
+    attack = models.PositiveIntegerField()
+    defence = models.PositiveIntegerField()
+    move = models.PositiveIntegerField()
+    specials = models.JSONField(default=list)
+    # Exact: rules costs are multiples of 1/8, which three decimals hold exactly.
+    cost = models.DecimalField(max_digits=10, decimal_places=3)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "name"], condition=Q(owner__isnull=False), name="unit_type_name"
+            ),
+            models.UniqueConstraint(
+                fields=["side", "name"],
+                condition=Q(owner__isnull=True),
+                name="unit_type_side_name",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Stack(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stacks")
+    side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="stacks")
+    hex = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["campaign", "hex"], name="stack_hex_idx"),
+            models.Index(fields=["campaign", "side"], name="stack_side_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"stack {self.pk} of {self.side.kind} in {self.hex}"
+
+
+class Unit(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="units")
+    side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="units")
+    owner = models.ForeignKey(
+        Membership, on_delete=models.CASCADE, null=True, blank=True, related_name="units"
+    )
+    unit_type = models.ForeignKey(UnitType, on_delete=models.PROTECT, related_name="units")
+    name = models.CharField(max_length=80)
+    current_hits = models.PositiveIntegerField()
+    commander_level = models.PositiveIntegerField(null=True, blank=True)
+    commander_xp = models.PositiveIntegerField(default=0)
+    movement_used = models.PositiveIntegerField(default=0)
+    has_attacked = models.BooleanField(default=False)
+    was_commanded = models.BooleanField(default=False)
+    mount = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="riders"
+    )
+    # No stack before the campaign starts (bought, not yet placed).
+    stack = models.ForeignKey(
+        Stack, on_delete=models.SET_NULL, null=True, blank=True, related_name="units"
+    )
+    position = models.PositiveIntegerField(default=0, help_text="Order within the stack.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stack", "position"],
+                condition=Q(stack__isnull=False),
+                name="unit_stack_position",
+            ),
+            models.CheckConstraint(condition=~Q(mount=F("id")), name="unit_not_own_mount"),
+        ]
+        indexes = [
+            models.Index(fields=["campaign", "side"], name="unit_side_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Turn(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="turn_number_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn {self.number}"
+
+
+class PhaseKind(models.TextChoices):
+    SCOUT = "scout", "Alliance scout phase"
+    MOVE_COMBAT = "move_combat", "Alliance move/combat phase"
+    OPPOSITION = "opposition", "Opposition phase"
+
+
+class PhaseStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    CLOSED = "closed", "Closed"
+
+
+class Phase(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="phases")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="phases")
+    kind = models.CharField(max_length=16, choices=PhaseKind.choices)
+    status = models.CharField(max_length=8, choices=PhaseStatus.choices, default=PhaseStatus.OPEN)
+    opened_at = models.DateTimeField()
+    deadline_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Secret until the phase closes: never in a page, API response, log or export before.
+    dice_seed = models.CharField(max_length=64)
+    dice_commitment = models.CharField(max_length=64)
+    dice_next_number = models.PositiveIntegerField(default=1)
+    # For the deadlines issue: every transition advances the version; flags say what has
+    # been done about the deadline.
+    version = models.PositiveIntegerField(default=0)
+    deadline_processed_at = models.DateTimeField(null=True, blank=True)
+    reminders_sent = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(status="open"),
+                name="phase_one_open_per_campaign",
+            ),
+            models.UniqueConstraint(fields=["turn", "kind"], name="phase_once_per_turn"),
+            models.CheckConstraint(condition=Q(kind__in=PhaseKind.values), name="phase_kind_valid"),
+            models.CheckConstraint(
+                condition=(Q(status="open") & Q(closed_at__isnull=True))
+                | (Q(status="closed") & Q(closed_at__isnull=False)),
+                name="phase_closed_at_iff_closed",
+            ),
+            models.CheckConstraint(
+                condition=Q(deadline_at__gte=F("opened_at")), name="phase_deadline_after_open"
+            ),
+        ]
+        indexes = [
+            # The deadline sweep: open phases by deadline.
+            models.Index(
+                fields=["deadline_at"], condition=Q(status="open"), name="phase_open_deadline_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of turn {self.turn.number} ({self.status})"
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The dice seed once the phase has closed; None while it is secret."""
+        return self.dice_seed if self.status == PhaseStatus.CLOSED else None
+
+
+class PlayerPhaseStatus(models.Model):
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="player_statuses")
+    membership = models.ForeignKey(
+        Membership, on_delete=models.CASCADE, related_name="phase_statuses"
+    )
+    done_at = models.DateTimeField(null=True, blank=True)
+    late = models.BooleanField(default=False, help_text="Recorded once the player was late.")
+    proxied_by = models.ForeignKey(
+        Membership, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "membership"], name="player_phase_once"),
+        ]
+        verbose_name_plural = "player phase statuses"
+
+    def __str__(self) -> str:
+        return f"{self.membership.user} in phase {self.phase_id}"
+
+
+class ScoutOrder(models.Model):
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="scout_orders")
+    scout = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="scout_orders")
+    given_by = models.ForeignKey(Membership, on_delete=models.CASCADE, related_name="+")
+    proxied_by = models.ForeignKey(
+        Membership, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    directions = models.JSONField()
+    inspected_hexes = models.JSONField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "scout"], name="scout_order_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scout}: {' '.join(self.directions)}"
+
+
+class Sighting(models.Model):
+    """What a side saw in a hex at a turn; `is_latest` marks the one its map shows."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sightings")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="sightings")
+    hex = models.CharField(max_length=8)
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="sightings")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="sightings")
+    seen = models.JSONField()
+    is_latest = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["side", "hex"], condition=Q(is_latest=True), name="sighting_one_latest"
+            ),
+            models.UniqueConstraint(fields=["phase", "side", "hex"], name="sighting_once_a_phase"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.side.kind} saw {self.hex} in turn {self.turn.number}"
+
+
+class DiceRoll(models.Model):
+    """One die rolled by the server; phase is empty for the campaign's setup dice."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls")
+    phase = models.ForeignKey(
+        Phase, on_delete=models.CASCADE, null=True, blank=True, related_name="dice_rolls"
+    )
+    number = models.PositiveIntegerField()
+    purpose = models.CharField(max_length=200)
+    sides = models.PositiveIntegerField()
+    value = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["phase", "number"], condition=Q(phase__isnull=False), name="roll_once"
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "number"],
+                condition=Q(phase__isnull=True),
+                name="setup_roll_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(value__gte=1, value__lte=F("sides")), name="roll_value_on_die"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} d{self.sides}={self.value} ({self.purpose})"
+
+
+class EventKind(models.TextChoices):
+    CAMPAIGN_CREATED = "campaign_created", "Campaign created"
+    PLAYER_JOINED = "player_joined", "Player joined"
+    UNIT_TYPE_CREATED = "unit_type_created", "Unit type created"
+    UNIT_TYPE_UPDATED = "unit_type_updated", "Unit type updated"
+    UNIT_TYPE_DELETED = "unit_type_deleted", "Unit type deleted"
+    UNITS_BOUGHT = "units_bought", "Units bought"
+    ARMY_READY = "army_ready", "Army ready"
+    ARMY_NOT_READY = "army_not_ready", "Army no longer ready"
+    CHIEF_WARLORD_VOTE = "chief_warlord_vote", "Chief Warlord vote"
+    CHIEF_WARLORD_ELECTED = "chief_warlord_elected", "Chief Warlord elected"
+    CHIEF_WARLORD_TIE = "chief_warlord_tie", "Chief Warlord vote tied"
+    CHIEF_WARLORD_APPOINTED = "chief_warlord_appointed", "Chief Warlord appointed"
+    CAMPAIGN_STARTED = "campaign_started", "Campaign started"
+    PHASE_OPENED = "phase_opened", "Phase opened"
+    PHASE_CLOSED = "phase_closed", "Phase closed"
+    SCOUT_ORDER_GIVEN = "scout_order_given", "Scout order given"
+    SCOUT_ORDER_CANCELLED = "scout_order_cancelled", "Scout order cancelled"
+    ORDERS_DONE = "orders_done", "Orders done"
+    SCOUT_REPORT = "scout_report", "Scout report"
+
+
+class Event(models.Model):
+    """A record of one change of game state; `side` set = only that side (and the GM) sees it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    phase = models.ForeignKey(
+        Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    side = models.ForeignKey(
+        Side, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    kind = models.CharField(max_length=32, choices=EventKind.choices)
+    summary = models.TextField()
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "created_at"], name="event_campaign_time_idx")]
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+class PhaseSnapshot(models.Model):
+    """The whole game state when a phase opened."""
+
+    phase = models.OneToOneField(Phase, on_delete=models.CASCADE, related_name="snapshot")
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"snapshot of phase {self.phase_id}"
+
+
+class Notification(models.Model):
+    """A message for one user about one event; delivery (email, web push) hooks in on commit."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notifications")
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
+    )
+    message = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["user", "created_at"],
+                condition=Q(read_at__isnull=True),
+                name="notification_unread_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,276 @@
+"""Reads of campaign state as plain data; `map_state` is the one place that applies fog of war.
+
+Every page and API response that shows game state goes through these. Query counts do
+not depend on the size of the map or the number of stacks (bulk `values()` loads).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from campaigns.errors import NotAllowedError
+from campaigns.models import (
+    Campaign,
+    Fortification,
+    Map,
+    Membership,
+    Phase,
+    PhaseStatus,
+    PlayerPhaseStatus,
+    Role,
+    Sighting,
+    Stack,
+    Unit,
+    UnitType,
+)
+
+_UNIT_FIELDS = (
+    "id", "stack_id", "position", "name", "owner_id", "unit_type__name", "unit_type__hits",
+    "unit_type__attack", "unit_type__defence", "unit_type__move", "unit_type__specials",
+    "current_hits", "commander_level", "commander_xp", "movement_used", "has_attacked",
+    "was_commanded", "mount_id",
+)
+
+
+def _membership(*, user: User, campaign: Campaign) -> Membership:
+    membership = (
+        Membership.objects.select_related("side").filter(campaign=campaign, user=user).first()
+    )
+    if membership is None:
+        raise NotAllowedError(
+            f"{user.public_name} is not a member of the campaign {campaign.name!r}.",
+            code="not_member",
+        )
+    return membership
+
+
+def _full_unit(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "owner": row["owner_id"],
+        "unit_type": row["unit_type__name"],
+        "hits": row["unit_type__hits"],
+        "attack": row["unit_type__attack"],
+        "defence": row["unit_type__defence"],
+        "move": row["unit_type__move"],
+        "specials": row["unit_type__specials"],
+        "current_hits": row["current_hits"],
+        "commander_level": row["commander_level"],
+        "commander_xp": row["commander_xp"],
+        "movement_used": row["movement_used"],
+        "has_attacked": row["has_attacked"],
+        "was_commanded": row["was_commanded"],
+        "mount": row["mount_id"],
+    }
+
+
+def _observed_unit(row: dict[str, Any]) -> dict[str, Any]:
+    # What a side sees of another side's unit: the same as a sighting shows (§5).
+    return {
+        "name": row["name"],
+        "unit_type": row["unit_type__name"],
+        "current_hits": row["current_hits"],
+    }
+
+
+def _stacks_with_units(
+    stacks: QuerySet[Stack], *, full_for_side: int | None, everything: bool
+) -> list[dict[str, Any]]:
+    """Stacks (one query) and their units (one query), units in stack order."""
+    rows = list(stacks.order_by("hex", "id").values("id", "hex", "side_id", "side__kind"))
+    units: dict[int, list[dict[str, Any]]] = {r["id"]: [] for r in rows}
+    full_stacks = {r["id"] for r in rows if everything or r["side_id"] == full_for_side}
+    for u in (
+        Unit.objects.filter(stack__in=stacks.values("id"), current_hits__gt=0)
+        .order_by("stack_id", "position", "id")
+        .values(*_UNIT_FIELDS)
+    ):
+        stack_id = u["stack_id"]
+        units[stack_id].append(_full_unit(u) if stack_id in full_stacks else _observed_unit(u))
+    return [
+        {"id": r["id"], "hex": r["hex"], "side": r["side__kind"], "units": units[r["id"]]}
+        for r in rows
+    ]
+
+
+def _current_phase(campaign: Campaign) -> dict[str, Any] | None:
+    phase = (
+        Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN)
+        .values("id", "kind", "turn__number", "opened_at", "deadline_at", "dice_commitment")
+        .first()
+    )
+    if phase is None:
+        return None
+    return {
+        "id": phase["id"],
+        "kind": phase["kind"],
+        "turn": phase["turn__number"],
+        "opened_at": phase["opened_at"].isoformat(),
+        "deadline_at": phase["deadline_at"].isoformat(),
+        "dice_commitment": phase["dice_commitment"],
+    }
+
+
+def _fortification_rows(campaign: Campaign) -> list[dict[str, Any]]:
+    return [
+        dict(row)
+        for row in Fortification.objects.filter(campaign=campaign)
+        .order_by("hex", "kind", "direction")
+        .values("hex", "kind", "direction", "hits", "starting_hits", "owner_id", "owner__kind")
+    ]
+
+
+def _fortification(row: dict[str, Any], *, hits_visible: bool) -> dict[str, Any]:
+    return {
+        "hex": row["hex"],
+        "kind": row["kind"],
+        "direction": row["direction"] or None,
+        "owner": row["owner__kind"],
+        "hits": row["hits"] if hits_visible else None,
+        "starting_hits": row["starting_hits"] if hits_visible else None,
+    }
+
+
+def map_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
+    """What `user` may see of the campaign's map (fog of war, DESIGN.md):
+
+    - terrain: every hex when the campaign's terrain is known to all (else only the hexes
+      the side occupies; sightings carry the terrain they saw);
+    - the side's own stacks with every unit's details; other sides' stacks only in hexes
+      the side occupies ("a side always sees the hexes its own units occupy"), as a
+      sighting shows them;
+    - fortifications: where they are and who holds them when terrain is known to all; their
+      hits only when the side holds them or occupies their hex;
+    - for every other hex only the side's latest sighting, with its turn.
+    The GM (and only the GM) sees everything.
+    """
+    membership = _membership(user=user, campaign=campaign)
+    game_map = Map.objects.values("cols", "rows", "terrain").get(campaign=campaign)
+    is_gm = membership.role == Role.GM
+    side_id = membership.side_id
+    all_stacks = Stack.objects.filter(campaign=campaign)
+    forts = _fortification_rows(campaign)
+
+    if is_gm:
+        stacks = _stacks_with_units(all_stacks, full_for_side=None, everything=True)
+        return {
+            "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status},
+            "viewer": {"role": membership.role, "side": None},
+            "phase": _current_phase(campaign),
+            "map": {"cols": game_map["cols"], "rows": game_map["rows"], "default_terrain": "open",
+                    "terrain": game_map["terrain"]},
+            "fortifications": [_fortification(f, hits_visible=True) for f in forts],
+            "stacks": stacks,
+            "sightings": [],
+        }
+
+    # An observer without a side sees no stack and has no sightings.
+    own = Q(side_id=side_id) if side_id is not None else Q(pk__in=[])
+    own_hexes = all_stacks.filter(own).values("hex")
+    visible = all_stacks.filter(own | Q(hex__in=own_hexes))
+    stacks = _stacks_with_units(visible, full_for_side=side_id, everything=False)
+    side_kind = membership.side.kind if membership.side is not None else None
+    occupied = {s["hex"] for s in stacks if s["side"] == side_kind}
+    terrain: dict[str, str] = game_map["terrain"]
+    if not campaign.terrain_known_to_all:
+        terrain = {h: t for h, t in terrain.items() if h in occupied}
+    fortifications = [
+        _fortification(f, hits_visible=f["owner_id"] == side_id or f["hex"] in occupied)
+        for f in forts
+        if campaign.terrain_known_to_all or f["owner_id"] == side_id or f["hex"] in occupied
+    ]
+    sightings = [
+        {"hex": s["hex"], "turn": s["turn__number"], "seen": s["seen"]}
+        for s in Sighting.objects.filter(own, campaign=campaign, is_latest=True)
+        .order_by("hex")
+        .values("hex", "turn__number", "seen")
+    ]
+    return {
+        "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status},
+        "viewer": {"role": membership.role, "side": side_kind},
+        "phase": _current_phase(campaign),
+        "map": {"cols": game_map["cols"], "rows": game_map["rows"], "default_terrain": "open",
+                "terrain": terrain},
+        "fortifications": fortifications,
+        "stacks": stacks,
+        "sightings": sightings,
+    }
+
+
+def phase_status_board(*, user: User, campaign: Campaign) -> dict[str, Any] | None:
+    """The open phase: deadline, and for each acting player whether they are done or late."""
+    _membership(user=user, campaign=campaign)
+    phase = (
+        Phase.objects.select_related("turn")
+        .filter(campaign=campaign, status=PhaseStatus.OPEN)
+        .first()
+    )
+    if phase is None:
+        return None
+    now = timezone.now()
+    players = []
+    for s in (
+        PlayerPhaseStatus.objects.filter(phase=phase)
+        .select_related("membership__user", "proxied_by__user")
+        .order_by("membership_id")
+    ):
+        late = s.late or (s.done_at > phase.deadline_at if s.done_at else now >= phase.deadline_at)
+        players.append({
+            "membership": s.membership_id,
+            "name": s.membership.user.public_name,
+            "is_chief_warlord": s.membership.is_chief_warlord,
+            "done": s.done_at is not None,
+            "done_at": s.done_at,
+            "late": late,
+            "proxied_by": s.proxied_by.user.public_name if s.proxied_by else None,
+        })
+    return {
+        "turn": phase.turn.number,
+        "phase": phase.kind,
+        "phase_name": phase.get_kind_display(),
+        "opened_at": phase.opened_at,
+        "deadline_at": phase.deadline_at,
+        "dice_commitment": phase.dice_commitment,
+        "players": players,
+    }
+
+
+def campaign_game_state(*, campaign: Campaign) -> dict[str, Any]:
+    """The whole game state as JSON-ready data (phase snapshots); no secrets in it."""
+    game_map = Map.objects.values("cols", "rows", "terrain").get(campaign=campaign)
+    memberships = [
+        {"id": m["id"], "user": m["user__username"], "role": m["role"],
+         "side": m["side__kind"], "is_chief_warlord": m["is_chief_warlord"],
+         "pop_points": m["pop_points"]}
+        for m in Membership.objects.filter(campaign=campaign).order_by("id").values(
+            "id", "user__username", "role", "side__kind", "is_chief_warlord", "pop_points"
+        )
+    ]
+    unit_types = [
+        {**t, "cost": str(t["cost"])}
+        for t in UnitType.objects.filter(campaign=campaign).order_by("id").values(
+            "id", "name", "side__kind", "owner_id", "hits", "attack", "defence", "move",
+            "specials", "cost",
+        )
+    ]
+    return {
+        "campaign": {"status": campaign.status, "version": campaign.version,
+                     "phase_hours": campaign.phase_hours,
+                     "points_budget": campaign.points_budget,
+                     "max_unit_types": campaign.max_unit_types,
+                     "ambush_value": campaign.ambush_value,
+                     "terrain_known_to_all": campaign.terrain_known_to_all},
+        "map": {"cols": game_map["cols"], "rows": game_map["rows"],
+                "terrain": game_map["terrain"]},
+        "memberships": memberships,
+        "unit_types": unit_types,
+        "fortifications": [_fortification(f, hits_visible=True)
+                           for f in _fortification_rows(campaign)],
+        "stacks": _stacks_with_units(Stack.objects.filter(campaign=campaign),
+                                     full_for_side=None, everything=True),
+    }

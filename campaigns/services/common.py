@@ -1,0 +1,143 @@
+"""Helpers every campaign service uses: locks, permission checks, events, notifications, dice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from campaigns.errors import NotAllowedError
+from campaigns.models import (
+    Campaign,
+    DiceRoll,
+    Event,
+    EventKind,
+    Membership,
+    Notification,
+    Phase,
+    Role,
+    Side,
+    SideKind,
+)
+from campaigns.notifications import deliver_notifications
+from rules.dice import Roll, SeededDice
+
+
+def lock_campaign(campaign: Campaign) -> Campaign:
+    """The campaign row, locked until the end of the transaction, read fresh."""
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def membership_of(*, user: User, campaign: Campaign) -> Membership:
+    membership = (
+        Membership.objects.select_related("side", "user")
+        .filter(campaign=campaign, user=user)
+        .first()
+    )
+    if membership is None:
+        raise NotAllowedError(
+            f"{user.public_name} is not a member of the campaign {campaign.name!r}.",
+            code="not_member",
+        )
+    return membership
+
+
+def require_gm(*, user: User, campaign: Campaign) -> Membership:
+    membership = membership_of(user=user, campaign=campaign)
+    if membership.role != Role.GM:
+        raise NotAllowedError("Only the Game Master may do this.", code="gm_only")
+    return membership
+
+
+def require_alliance_player(*, user: User, campaign: Campaign) -> Membership:
+    membership = membership_of(user=user, campaign=campaign)
+    if membership.role != Role.PLAYER or membership.side is None:
+        raise NotAllowedError(
+            "Only alliance players may do this; the Game Master plays the opposition.",
+            code="wrong_side",
+        )
+    if membership.side.kind != SideKind.ALLIANCE:
+        raise NotAllowedError("Only players of the alliance may do this.", code="wrong_side")
+    return membership
+
+
+def side_of(campaign: Campaign, kind: str) -> Side:
+    return Side.objects.get(campaign=campaign, kind=kind)
+
+
+def record_event(
+    *,
+    campaign: Campaign,
+    kind: EventKind,
+    summary: str,
+    payload: dict[str, Any] | None = None,
+    actor: User | None = None,
+    phase: Phase | None = None,
+    side: Side | None = None,
+) -> Event:
+    return Event.objects.create(
+        campaign=campaign,
+        kind=kind,
+        summary=summary,
+        payload=payload or {},
+        actor=actor,
+        phase=phase,
+        side=side,
+    )
+
+
+def notify(*, event: Event, users: Iterable[User], message: str | None = None) -> None:
+    """Store a notification per user now; deliver them once the transaction has committed."""
+    rows = Notification.objects.bulk_create(
+        [
+            Notification(user=u, campaign_id=event.campaign_id, event=event,
+                         message=message or event.summary)
+            for u in {u.pk: u for u in users}.values()
+        ]
+    )
+    ids = [n.pk for n in rows]
+    if ids:
+        transaction.on_commit(partial(deliver_notifications, ids))
+
+
+def members_of(campaign: Campaign, *, side: Side | None = None, gm: bool = False) -> list[User]:
+    """The users of a side's players (and the GM when `gm`)."""
+    qs = Membership.objects.filter(campaign=campaign).select_related("user")
+    users = []
+    for m in qs:
+        if (side is not None and m.side_id == side.pk and m.role == Role.PLAYER) or (
+            gm and m.role == Role.GM
+        ):
+            users.append(m.user)
+    return users
+
+
+def setup_dice(campaign: Campaign) -> SeededDice:
+    """The campaign's setup dice, numbering on from the last recorded roll (campaign locked)."""
+    return SeededDice(
+        seed=campaign.setup_dice_seed, first_number=campaign.setup_dice_next_number
+    )
+
+
+def store_setup_rolls(campaign: Campaign, dice: SeededDice) -> list[Roll]:
+    rolls = list(dice.rolls)
+    DiceRoll.objects.bulk_create(
+        [
+            DiceRoll(campaign=campaign, phase=None, number=r.number, purpose=r.purpose,
+                     sides=r.sides, value=r.value)
+            for r in rolls
+        ]
+    )
+    campaign.setup_dice_next_number = dice.next_number
+    campaign.save(update_fields=["setup_dice_next_number"])
+    return rolls
+
+
+def roll_payload(rolls: Iterable[Roll]) -> list[dict[str, Any]]:
+    return [
+        {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
+        for r in rolls
+    ]

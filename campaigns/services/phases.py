@@ -1,0 +1,413 @@
+"""Services of a running turn: opening phases, scout orders, orders done, ending a phase."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.fetch import board_for, unit_stats
+from campaigns.models import (
+    Campaign,
+    CampaignStatus,
+    EventKind,
+    Fortification,
+    Membership,
+    Phase,
+    PhaseKind,
+    PhaseSnapshot,
+    PhaseStatus,
+    PlayerPhaseStatus,
+    Role,
+    ScoutOrder,
+    SideKind,
+    Sighting,
+    Stack,
+    Turn,
+    Unit,
+)
+from campaigns.services.common import (
+    lock_campaign,
+    members_of,
+    membership_of,
+    notify,
+    record_event,
+    require_alliance_player,
+    side_of,
+)
+from rules.dice import commitment, new_seed
+from rules.erfworld.scouting import (
+    ObservedStack,
+    ObservedUnit,
+    ScoutOrderError,
+    sighting,
+    validate_scout_order,
+)
+from rules.erfworld.scouting import Sighting as RulesSighting
+from rules.erfworld.types import SideKind as RulesSideKind
+from rules.erfworld.types import Special
+from rules.hexgrid import format_label, parse_label
+
+ALLIANCE_PHASES = (PhaseKind.SCOUT, PhaseKind.MOVE_COMBAT)
+
+
+def open_phase(
+    *, campaign: Campaign, turn: Turn, kind: PhaseKind, now: datetime, actor: User | None
+) -> Phase:
+    """Open a phase (campaign locked): a fresh secret seed with its published commitment,
+    a status row per acting player, a snapshot of the whole game state, an event."""
+    from campaigns.selectors import campaign_game_state
+
+    seed = new_seed()
+    phase = Phase.objects.create(
+        campaign=campaign, turn=turn, kind=kind, status=PhaseStatus.OPEN, opened_at=now,
+        deadline_at=now + timedelta(hours=campaign.phase_hours), dice_seed=seed,
+        dice_commitment=commitment(seed),
+    )
+    acting = SideKind.ALLIANCE if kind in ALLIANCE_PHASES else SideKind.OPPOSITION
+    players = list(
+        Membership.objects.filter(campaign=campaign, role=Role.PLAYER, side__kind=acting)
+        .select_related("user").order_by("pk")
+    )
+    PlayerPhaseStatus.objects.bulk_create(
+        [PlayerPhaseStatus(phase=phase, membership=p) for p in players]
+    )
+    PhaseSnapshot.objects.create(phase=phase, state=campaign_game_state(campaign=campaign))
+    event = record_event(
+        campaign=campaign, kind=EventKind.PHASE_OPENED, actor=actor, phase=phase,
+        summary=f"Turn {turn.number}: the {phase.get_kind_display().lower()} is open until "
+        f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC.",
+        payload={"turn": turn.number, "kind": kind.value,
+                 "deadline_at": phase.deadline_at.isoformat(),
+                 "dice_commitment": phase.dice_commitment},
+    )
+    notify(event=event, users=[p.user for p in players] + members_of(campaign, gm=True))
+    return phase
+
+
+def _open_phase_locked(campaign: Campaign) -> Phase:
+    phase = (
+        Phase.objects.select_for_update().select_related("turn")
+        .filter(campaign=campaign, status=PhaseStatus.OPEN).first()
+    )
+    if campaign.status != CampaignStatus.RUNNING or phase is None:
+        raise WrongStateError("The campaign has no open phase.", code="no_open_phase")
+    return phase
+
+
+def _require_scout_phase(phase: Phase) -> None:
+    if phase.kind != PhaseKind.SCOUT:
+        raise WrongStateError(
+            f"Scout orders are given in the scout phase; this is the "
+            f"{phase.get_kind_display().lower()}.",
+            code="not_scout_phase",
+        )
+
+
+def is_late(status: PlayerPhaseStatus, phase: Phase, now: datetime) -> bool:
+    """Late: not done when the phase's time (phase hours from opening) ran out (§5)."""
+    if status.done_at is not None:
+        return status.done_at > phase.deadline_at
+    return now >= phase.deadline_at
+
+
+def _acting_for(
+    *, user: User, campaign: Campaign, phase: Phase, on_behalf_of: Membership | None
+) -> tuple[Membership, Membership | None, PlayerPhaseStatus]:
+    """(the player whose orders these are, the Chief Warlord acting by proxy or None, and
+    that player's status row, locked). Proxy needs the Chief Warlord and a late player."""
+    actor = require_alliance_player(user=user, campaign=campaign)
+    player, proxy = actor, None
+    if on_behalf_of is not None and on_behalf_of.pk != actor.pk:
+        if not actor.is_chief_warlord:
+            raise NotAllowedError(
+                "Only the Chief Warlord may give orders for another player, and only once "
+                "that player is late (§5).",
+                code="chief_warlord_only",
+            )
+        target = Membership.objects.select_related("user", "side").filter(
+            pk=on_behalf_of.pk, campaign=campaign
+        ).first()
+        if target is None or target.role != Role.PLAYER or target.side_id != actor.side_id:
+            raise NotAllowedError("That player is not in the alliance.", code="wrong_side")
+        player, proxy = target, actor
+    status = PlayerPhaseStatus.objects.select_for_update().filter(
+        phase=phase, membership=player
+    ).first()
+    if status is None:
+        raise NotAllowedError("That player takes no part in this phase.", code="not_acting")
+    if proxy is not None and not is_late(status, phase, timezone.now()):
+        raise NotAllowedError(
+            f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
+            f"only after {campaign.phase_hours} hours from the phase opening without their "
+            f"orders being marked done (§5); that is {phase.deadline_at:%Y-%m-%d %H:%M} UTC.",
+            code="not_late",
+        )
+    return player, proxy, status
+
+
+def _record_proxy(status: PlayerPhaseStatus, proxy: Membership | None) -> None:
+    if proxy is None:
+        return
+    status.late = True
+    status.proxied_by = proxy
+    status.save(update_fields=["late", "proxied_by"])
+
+
+@transaction.atomic
+def scout_order_give(
+    *,
+    user: User,
+    campaign: Campaign,
+    scout: Unit,
+    directions: list[str],
+    on_behalf_of: Membership | None = None,
+) -> ScoutOrder:
+    """Order a scout to inspect a path (§5): one order per scout per phase, replaced when
+    given again, until the phase closes. The Chief Warlord may order a late player's scouts."""
+    campaign = lock_campaign(campaign)
+    phase = _open_phase_locked(campaign)
+    _require_scout_phase(phase)
+    player, proxy, status = _acting_for(
+        user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
+    )
+    unit = Unit.objects.select_related("unit_type", "stack").filter(
+        pk=scout.pk, campaign=campaign
+    ).first()
+    if unit is None or unit.owner_id != player.pk:
+        raise NotAllowedError(
+            f"{scout.name} is not one of {player.user.public_name}'s units.", code="not_your_unit"
+        )
+    if unit.stack is None or unit.current_hits == 0:
+        raise WrongStateError(f"{unit.name} is not on the map.", code="not_on_map")
+    stats = unit_stats(unit.unit_type)
+    scout_hex = parse_label(unit.stack.hex)
+    commander_in_hex = any(
+        unit_stats(u.unit_type).has(Special.COMMANDER)
+        for u in Unit.objects.select_related("unit_type").filter(
+            campaign=campaign, side_id=unit.side_id, stack__hex=unit.stack.hex,
+            current_hits__gt=0,
+        )
+    )
+    try:
+        inspected = validate_scout_order(
+            scout=stats, scout_hex=scout_hex, commander_in_hex=commander_in_hex,
+            directions=list(directions), board=board_for(campaign),
+        )
+    except ScoutOrderError as exc:
+        if not stats.has(Special.SCOUT):
+            code = "not_a_scout"
+        elif not commander_in_hex:
+            code = "no_commander_in_hex"
+        else:
+            code = "invalid_scout_path"
+        raise RuleViolationError(str(exc), code=code, field="directions") from exc
+    labels = [format_label(h) for h in inspected]
+    order, created = ScoutOrder.objects.update_or_create(
+        phase=phase, scout=unit,
+        defaults={"given_by": player, "proxied_by": proxy,
+                  "directions": [d.upper() for d in directions], "inspected_hexes": labels},
+    )
+    _record_proxy(status, proxy)
+    by = f" for {player.user.public_name} (by proxy)" if proxy else ""
+    record_event(
+        campaign=campaign, kind=EventKind.SCOUT_ORDER_GIVEN, actor=user, phase=phase,
+        side=unit.side,
+        summary=f"{user.public_name}{by} {'ordered' if created else 'changed the order of'} "
+        f"{unit.name} in {unit.stack.hex} to inspect {', '.join(labels)}.",
+        payload={"order": order.pk, "scout": unit.pk, "directions": order.directions,
+                 "inspected_hexes": labels, "proxied_by": proxy.pk if proxy else None},
+    )
+    return order
+
+
+@transaction.atomic
+def scout_order_cancel(
+    *, user: User, order: ScoutOrder, on_behalf_of: Membership | None = None
+) -> None:
+    campaign = lock_campaign(order.phase.campaign)
+    phase = _open_phase_locked(campaign)
+    player, proxy, status = _acting_for(
+        user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
+    )
+    locked = ScoutOrder.objects.select_related("scout").filter(pk=order.pk, phase=phase).first()
+    if locked is None or locked.scout.owner_id != player.pk:
+        raise NotAllowedError("That is not an open scout order of yours.", code="not_your_order")
+    locked.delete()
+    _record_proxy(status, proxy)
+    record_event(
+        campaign=campaign, kind=EventKind.SCOUT_ORDER_CANCELLED, actor=user, phase=phase,
+        side=player.side, summary=f"{user.public_name} cancelled the order of {locked.scout.name}.",
+        payload={"scout": locked.scout_id, "proxied_by": proxy.pk if proxy else None},
+    )
+
+
+@transaction.atomic
+def orders_mark_done(
+    *, user: User, campaign: Campaign, on_behalf_of: Membership | None = None
+) -> PlayerPhaseStatus:
+    """A player's orders for the open phase are done (or the Chief Warlord's, for a late one)."""
+    campaign = lock_campaign(campaign)
+    phase = _open_phase_locked(campaign)
+    player, proxy, status = _acting_for(
+        user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
+    )
+    if status.done_at is not None:
+        raise WrongStateError(f"{player.user.public_name}'s orders are already marked done.",
+                              code="already_done")
+    now = timezone.now()
+    status.done_at = now
+    status.late = status.late or is_late(status, phase, now)
+    if proxy is not None:
+        status.proxied_by = proxy
+    status.save(update_fields=["done_at", "late", "proxied_by"])
+    by = f" (marked by {proxy.user.public_name}, by proxy)" if proxy else ""
+    event = record_event(
+        campaign=campaign, kind=EventKind.ORDERS_DONE, actor=user, phase=phase,
+        summary=f"{player.user.public_name}'s orders are done{by}.",
+        payload={"membership": player.pk, "proxied_by": proxy.pk if proxy else None,
+                 "late": status.late},
+    )
+    chief = Membership.objects.filter(campaign=campaign, is_chief_warlord=True).select_related(
+        "user"
+    )
+    notify(event=event, users=[m.user for m in chief])
+    return status
+
+
+@transaction.atomic
+def phase_end(*, user: User, campaign: Campaign) -> Phase:
+    """End the open phase and open the next. Alliance phases: the Chief Warlord once every
+    player is done or late, or the GM at any time; the opposition phase: the GM.
+    Ending the scout phase resolves every scout order into the alliance's sightings."""
+    campaign = lock_campaign(campaign)
+    phase = _open_phase_locked(campaign)
+    membership = membership_of(user=user, campaign=campaign)
+    now = timezone.now()
+    if membership.role != Role.GM:
+        if phase.kind not in ALLIANCE_PHASES:
+            raise NotAllowedError("Only the GM ends the opposition phase.", code="gm_only")
+        if not membership.is_chief_warlord:
+            raise NotAllowedError(
+                "Only the Chief Warlord (or the GM) ends the alliance's phases (§5).",
+                code="chief_warlord_only",
+            )
+        waiting = [
+            s.membership.user.public_name
+            for s in phase.player_statuses.select_related("membership__user").order_by("pk")
+            if s.done_at is None and not is_late(s, phase, now)
+        ]
+        if waiting:
+            raise WrongStateError(
+                "The Chief Warlord may end the phase once every player is done or late; "
+                f"waiting for {', '.join(waiting)}.",
+                code="players_not_done",
+            )
+    if phase.kind != PhaseKind.SCOUT:
+        raise WrongStateError(
+            "Only the scout phase can be ended so far; the move/combat and opposition phases "
+            "come with the movement and combat services.",
+            code="phase_not_supported",
+        )
+    report = _resolve_scouting(campaign, phase)
+    statuses = list(phase.player_statuses.filter(done_at__isnull=True, late=False))
+    for s in statuses:
+        s.late = is_late(s, phase, now)
+    PlayerPhaseStatus.objects.bulk_update(statuses, ["late"])
+    phase.status = PhaseStatus.CLOSED
+    phase.closed_at = now
+    phase.version += 1
+    phase.save(update_fields=["status", "closed_at", "version"])
+    alliance = side_of(campaign, SideKind.ALLIANCE)
+    hexes = [r["hex"] for r in report]
+    scout_event = record_event(
+        campaign=campaign, kind=EventKind.SCOUT_REPORT, actor=user, phase=phase, side=alliance,
+        summary=f"Scout report of turn {phase.turn.number}: "
+        + (f"{len(hexes)} hexes inspected ({', '.join(hexes)})." if hexes
+           else "no hex was inspected."),
+        payload={"turn": phase.turn.number, "sightings": report},
+    )
+    notify(event=scout_event, users=members_of(campaign, side=alliance))
+    record_event(
+        campaign=campaign, kind=EventKind.PHASE_CLOSED, actor=user, phase=phase,
+        summary=f"Turn {phase.turn.number}: the {phase.get_kind_display().lower()} is closed; "
+        "its dice seed is revealed.",
+        payload={"dice_seed": phase.dice_seed, "dice_commitment": phase.dice_commitment},
+    )
+    campaign.version += 1
+    campaign.save(update_fields=["version"])
+    return open_phase(
+        campaign=campaign, turn=phase.turn, kind=PhaseKind.MOVE_COMBAT, now=now, actor=user
+    )
+
+
+def _resolve_scouting(campaign: Campaign, phase: Phase) -> list[dict[str, Any]]:
+    """Every inspected hex becomes a sighting for the alliance (what the rules say it shows)."""
+    orders = list(phase.scout_orders.order_by("pk"))
+    hexes: list[str] = []
+    for order in orders:
+        for label in order.inspected_hexes:
+            if label not in hexes:
+                hexes.append(label)
+    if not hexes:
+        return []
+    board = board_for(campaign)
+    fortified = set(
+        Fortification.objects.filter(campaign=campaign, hex__in=hexes).values_list("hex", flat=True)
+    )
+    observed: dict[str, list[ObservedStack]] = {h: [] for h in hexes}
+    stacks = (
+        Stack.objects.filter(campaign=campaign, hex__in=hexes)
+        .select_related("side")
+        .order_by("pk")
+    )
+    units_by_stack: dict[int, list[ObservedUnit]] = {}
+    for u in (
+        Unit.objects.filter(stack__in=stacks, current_hits__gt=0)
+        .select_related("unit_type").order_by("stack_id", "position", "pk")
+    ):
+        assert u.stack_id is not None
+        units_by_stack.setdefault(u.stack_id, []).append(
+            ObservedUnit(name=u.name, unit_type=u.unit_type.name, current_hits=u.current_hits)
+        )
+    for s in stacks:
+        units = units_by_stack.get(s.pk, [])
+        if units:
+            observed[s.hex].append(ObservedStack(
+                side=RulesSideKind(s.side.kind), units=tuple(units),
+                fortification=s.hex if s.hex in fortified else None,
+            ))
+    report = [
+        sighting_json(sighting(hex=parse_label(h), board=board, stacks=observed[h]))
+        for h in hexes
+    ]
+    alliance = side_of(campaign, SideKind.ALLIANCE)
+    Sighting.objects.filter(side=alliance, hex__in=hexes, is_latest=True).update(is_latest=False)
+    Sighting.objects.bulk_create([
+        Sighting(campaign=campaign, side=alliance, hex=r["hex"], turn=phase.turn, phase=phase,
+                 seen=r, is_latest=True)
+        for r in report
+    ])
+    return report
+
+
+def sighting_json(seen: RulesSighting) -> dict[str, Any]:
+    return {
+        "hex": format_label(seen.hex),
+        "terrain": seen.terrain.value,
+        "road": seen.road,
+        "stacks": [
+            {"side": s.side.value, "fortification": s.fortification,
+             "units": [{"name": u.name, "unit_type": u.unit_type, "current_hits": u.current_hits}
+                       for u in s.units]}
+            for s in seen.stacks
+        ],
+        "fortifications": [
+            {"kind": f.kind, "hits": f.hits, "direction": f.direction.name if f.direction else None}
+            for f in seen.fortifications
+        ],
+    }

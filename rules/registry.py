@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from rules.jsonio import JSONObject
 
@@ -58,6 +58,18 @@ class Ruleset(Protocol):
 
     def turn_structure(self) -> tuple[PhaseSpec, ...]:
         """The phases of one turn, in order."""
+        ...
+
+    # The ruleset's own frozen dataclasses go in and out of these two (Any here: each rule
+    # system has its own unit, map and combat types).
+    def movement_cost(
+        self, unit: Any, from_hex: Any, to_hex: Any, board: Any, *, side: Any
+    ) -> int | None:
+        """Movement points to enter to_hex from from_hex; None when it cannot be entered."""
+        ...
+
+    def resolve_combat(self, combat: Any, *, dice: Any) -> Any:
+        """A combat's result with its explanation (every factor, every die)."""
         ...
 
     def calculators(self) -> Mapping[str, Calculator]:

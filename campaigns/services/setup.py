@@ -150,6 +150,11 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
     return campaign
 
 
+def _level_purpose(unit_name: str, owner: Membership | None) -> str:
+    whose = owner.user.username if owner is not None else "opposition"
+    return f"commander level of {unit_name} ({whose})"
+
+
 def _decimal(value: Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
@@ -165,7 +170,7 @@ def _new_unit(
 ) -> Unit:
     level = None
     if is_commander(unit_type):
-        level = roll_commander_level(dice, purpose=f"commander level of {name}")
+        level = roll_commander_level(dice, purpose=_level_purpose(name, owner))
     return Unit(
         campaign_id=unit_type.campaign_id, side_id=unit_type.side_id, owner=owner,
         unit_type=unit_type, name=name, current_hits=unit_type.hits, commander_level=level,
@@ -366,7 +371,7 @@ def unit_type_update(
         unit.current_hits = hits
         if is_commander(unit_type) and not was_commander:
             unit.commander_level = roll_commander_level(
-                dice, purpose=f"commander level of {unit.name}"
+                dice, purpose=_level_purpose(unit.name, membership)
             )
         elif not is_commander(unit_type):
             unit.commander_level = None

@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from rules.erfworld import calculators, units
-from rules.erfworld.types import Special
+from rules.dice import Dice
+from rules.erfworld import calculators, movement, units
+from rules.erfworld import combat as combats
+from rules.erfworld.board import Board
+from rules.erfworld.types import SideKind, Special, UnitStats
+from rules.hexgrid import Hex
 from rules.jsonio import JSONObject
 from rules.registry import Calculator, FieldSpec, PhaseSpec
 
@@ -72,6 +76,14 @@ class Erfworld:
 
     def turn_structure(self) -> tuple[PhaseSpec, ...]:
         return TURN
+
+    def movement_cost(
+        self, unit: UnitStats, from_hex: Hex, to_hex: Hex, board: Board, *, side: SideKind
+    ) -> int | None:
+        return movement.movement_cost(unit, from_hex, to_hex, board, side=side)
+
+    def resolve_combat(self, combat: combats.Combat, *, dice: Dice) -> combats.CombatResult:
+        return combats.resolve_combat(combat, dice=dice)
 
     def calculators(self) -> Mapping[str, Calculator]:
         return calculators.CALCULATORS

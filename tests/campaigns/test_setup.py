@@ -79,8 +79,8 @@ def test_opposition_commander_levels_are_rolled_with_recorded_setup_dice():
     campaign = campaign_factory()
     rolls = list(DiceRoll.objects.filter(campaign=campaign).order_by("number"))
     assert [(r.number, r.purpose, r.sides, r.phase_id) for r in rolls] == [
-        (1, "commander level of Warlord 1", 10, None),
-        (2, "commander level of Warlord 2", 10, None),
+        (1, "commander level of Warlord 1 (opposition)", 10, None),
+        (2, "commander level of Warlord 2 (opposition)", 10, None),
     ]
     for r in rolls:
         assert r.value == derive(campaign.setup_dice_seed, r.number, r.purpose, 10)
@@ -211,7 +211,7 @@ def test_unit_type_update_recomputes_cost_and_rolls_new_commanders():
     assert t.cost == Decimal("32.125")
     units = list(Unit.objects.filter(unit_type=t).order_by("pk"))
     rolls = list(DiceRoll.objects.filter(campaign=campaign, purpose__startswith="commander level "
-                                         "of Captain").order_by("number"))
+                                         "of Captain ").order_by("number"))
     assert [(u.name, u.commander_level) for u in units] == [
         ("Captain 1", commander_level_from_d10(rolls[0].value)),
         ("Captain 2", commander_level_from_d10(rolls[1].value)),
@@ -248,9 +248,10 @@ def test_buying_a_commander_rolls_its_level_with_the_setup_dice():
     member = player_factory(campaign=campaign)
     t = unit_type_create(user=member.user, campaign=campaign, name="Warlord", **WARLORD)
     [unit] = units_buy(user=member.user, unit_type=t, count=1)
-    roll = DiceRoll.objects.get(campaign=campaign, purpose="commander level of Warlord 1")
+    purpose = f"commander level of Warlord 1 ({member.user.username})"
+    roll = DiceRoll.objects.get(campaign=campaign, purpose=purpose)
     assert (roll.number, roll.sides, roll.phase_id) == (3, 10, None)  # 1, 2: opposition
-    assert roll.value == derive(campaign.setup_dice_seed, 3, "commander level of Warlord 1", 10)
+    assert roll.value == derive(campaign.setup_dice_seed, 3, purpose, 10)
     assert unit.commander_level == commander_level_from_d10(roll.value)
     assert (unit.name, unit.current_hits, unit.stack_id) == ("Warlord 1", 5, None)
 
@@ -291,7 +292,7 @@ def test_army_ready_and_not_ready():
     member.refresh_from_db()
     assert member.army_ready_at is not None
     assert Event.objects.filter(kind="army_ready").get().summary == (
-        f"{member.user.username}'s army is ready (114.375 of 500 points)."
+        f"{member.user.username}'s army is ready (149.375 of 500 points)."
     )
     army_mark_not_ready(user=member.user, campaign=campaign)
     member.refresh_from_db()

@@ -29,7 +29,7 @@ def test_help_lists_every_command():
     assert result.returncode == 0
     commands = [line.split()[0] for line in result.stdout.splitlines()
                 if line.startswith("  ") and not line.startswith("   ")]
-    assert commands == ["up", "test", "manage", "help"]
+    assert commands == ["up", "test", "bench", "manage", "help"]
 
 
 def test_unknown_command_fails_with_help():

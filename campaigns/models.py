@@ -36,6 +36,10 @@ def default_terrain_known_to_all() -> bool:
     return bool(_default("terrain_known_to_all"))
 
 
+def default_max_extension_hours() -> int:
+    return int(_default("max_extension_hours"))
+
+
 class CampaignStatus(models.TextChoices):
     SETUP = "setup", "Setup"
     RUNNING = "running", "Running"
@@ -58,6 +62,18 @@ class Campaign(models.Model):
     max_unit_types = models.PositiveIntegerField(default=default_max_unit_types)
     ambush_value = models.PositiveIntegerField(default=default_ambush_value)
     terrain_known_to_all = models.BooleanField(default=default_terrain_known_to_all)
+    # Deadlines: off by default; the Chief Warlord decides when to end alliance phases.
+    hard_deadline = models.BooleanField(
+        default=False, help_text="The phase closes itself at its deadline with the orders given."
+    )
+    early_close = models.BooleanField(
+        default=False, help_text="An alliance phase closes itself once every player is done."
+    )
+    max_extension_hours = models.PositiveIntegerField(
+        default=default_max_extension_hours,
+        help_text="At most this many hours of extensions in total per phase.",
+    )
+    paused_at = models.DateTimeField(null=True, blank=True)
     # Scenario facts the engine needs.
     entry_hex = models.CharField(max_length=8)
     pop_hexes = models.JSONField(default=list)
@@ -342,6 +358,13 @@ class Phase(models.Model):
     version = models.PositiveIntegerField(default=0)
     deadline_processed_at = models.DateTimeField(null=True, blank=True)
     reminders_sent = models.PositiveIntegerField(default=0)
+    # Deadlines issue: extensions granted so far, the time left when the campaign was paused,
+    # and failed processing (flagged for the GM after repeated failures instead of retrying).
+    extended_hours = models.PositiveIntegerField(default=0)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    processing_failures = models.PositiveIntegerField(default=0)
+    processing_error = models.TextField(blank=True)
+    processing_flagged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -494,6 +517,14 @@ class EventKind(models.TextChoices):
     SCOUT_ORDER_CANCELLED = "scout_order_cancelled", "Scout order cancelled"
     ORDERS_DONE = "orders_done", "Orders done"
     SCOUT_REPORT = "scout_report", "Scout report"
+    REMINDER = "reminder", "Deadline reminder"
+    DEADLINE_REACHED = "deadline_reached", "Deadline reached"
+    DEADLINE_EXTENDED = "deadline_extended", "Deadline extended"
+    CAMPAIGN_PAUSED = "campaign_paused", "Campaign paused"
+    CAMPAIGN_RESUMED = "campaign_resumed", "Campaign resumed"
+    PHASE_AUTO_CLOSED = "phase_auto_closed", "Phase closed at its hard deadline"
+    PHASE_EARLY_CLOSED = "phase_early_closed", "Phase closed early: every player done"
+    PROCESSING_FLAGGED = "processing_flagged", "Deadline processing failed repeatedly"
 
 
 class Event(models.Model):
@@ -533,8 +564,18 @@ class PhaseSnapshot(models.Model):
         return f"snapshot of phase {self.phase_id}"
 
 
+class NotificationKind(models.TextChoices):
+    PHASE_OPENED = "phase_opened", "Phase opened"
+    REMINDER = "reminder", "Deadline reminder"
+    DEADLINE_REACHED = "deadline_reached", "Deadline reached (late / proxy)"
+    PHASE_CLOSED = "phase_closed", "Phase closed with its report"
+    COMBAT = "combat", "Combat involving your units"
+    MENTION = "mention", "Mention"
+    GENERAL = "general", "Other campaign news"
+
+
 class Notification(models.Model):
-    """A message for one user about one event; delivery (email, web push) hooks in on commit."""
+    """A message for one user about one event: in-app at once, by email on commit if wanted."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -543,11 +584,24 @@ class Notification(models.Model):
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
     )
+    kind = models.CharField(
+        max_length=24, choices=NotificationKind.choices, default=NotificationKind.GENERAL
+    )
     message = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
+    # Email delivery: set once sent (or once the user's preferences said no email).
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    email_skipped = models.BooleanField(default=False)
 
     class Meta:
+        constraints = [
+            # Exactly one notification per recipient per event, whatever retries happen.
+            models.UniqueConstraint(
+                fields=["event", "user"], condition=Q(event__isnull=False),
+                name="notification_once_per_event_user",
+            ),
+        ]
         indexes = [
             models.Index(
                 fields=["user", "created_at"],
@@ -558,3 +612,39 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.message
+
+
+class DeadlineReminder(models.Model):
+    """One reminder sent to one player for one offset before a phase's deadline (sent once)."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="deadline_reminders")
+    membership = models.ForeignKey(Membership, on_delete=models.CASCADE, related_name="+")
+    offset_hours = models.PositiveIntegerField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["phase", "membership", "offset_hours"], name="reminder_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.offset_hours} h reminder for {self.membership_id} in phase {self.phase_id}"
+
+
+class Notice(models.Model):
+    """A system post on the campaign's notice board (deadlines, pauses, automatic closes)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notices")
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="notices")
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="notice")
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["campaign", "created_at"], name="notice_campaign_idx")]
+
+    def __str__(self) -> str:
+        return self.body[:60]

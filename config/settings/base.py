@@ -168,6 +168,20 @@ CAMPAIGN_DEFAULTS = {
     "max_unit_types": 5,
     "ambush_value": 2,
     "terrain_known_to_all": True,
+    "max_extension_hours": 7 * 24,
+}
+
+# --- Deadlines: the sweep runs every DEADLINE_SWEEP_SECONDS from Celery beat.
+DEADLINE_SWEEP_SECONDS = env.int("DEADLINE_SWEEP_SECONDS", default=60)
+DEADLINE_REMINDER_OFFSETS_HOURS = [
+    int(h) for h in env.list("DEADLINE_REMINDER_OFFSETS_HOURS", default=["24", "1"])
+]
+# After this many failed attempts a phase's deadline processing is flagged for the GM.
+DEADLINE_MAX_FAILURES = env.int("DEADLINE_MAX_FAILURES", default=3)
+CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
+    "task": "campaigns.tasks.sweep_deadlines",
+    "schedule": float(DEADLINE_SWEEP_SECONDS),
+    "options": {"expires": float(DEADLINE_SWEEP_SECONDS)},
 }
 
 # --- REST framework defaults (the API itself comes with its own issue).

@@ -307,6 +307,18 @@ def phase_end(*, user: User, campaign: Campaign) -> Phase:
                 f"waiting for {', '.join(waiting)}.",
                 code="players_not_done",
             )
+    return phase_close(campaign=campaign, phase=phase, actor=user, now=now)
+
+
+def phase_close(
+    *, campaign: Campaign, phase: Phase, actor: User | None, now: datetime
+) -> Phase:
+    """Close the open phase and open the next one; returns the new phase.
+
+    The caller holds the campaign lock and has checked who may do this: `phase_end` for a
+    person, the deadline sweep (actor None) for a hard deadline or an early close.
+    """
+    user = actor
     if phase.kind != PhaseKind.SCOUT:
         raise WrongStateError(
             "Only the scout phase can be ended so far; the move/combat and opposition phases "

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from .models import User, available_time_zones
+from .models import NotificationKind, User, available_time_zones
 
 
 class ProfileForm(forms.ModelForm):
@@ -12,6 +12,17 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = ["display_name", "time_zone"]
 
+    email_kinds = forms.MultipleChoiceField(
+        choices=NotificationKind.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Email me about",
+        help_text="Every notification appears in the app; these also come by email.",
+    )
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["time_zone"].choices = [(z, z) for z in sorted(available_time_zones())]  # type: ignore[attr-defined]
+        user = self.instance
+        self.fields["email_kinds"].initial = [k for k in NotificationKind.values
+                                              if user.email_notifications.get(k, True)]

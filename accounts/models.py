@@ -20,6 +20,18 @@ def available_time_zones() -> frozenset[str]:
 _TIME_ZONES = frozenset(zoneinfo.available_timezones())
 
 
+class NotificationKind(models.TextChoices):
+    """What a notification is about; users choose by kind which ones also come by email."""
+
+    PHASE_OPENED = "phase_opened", "Phase opened"
+    REMINDER = "reminder", "Deadline reminder"
+    DEADLINE_REACHED = "deadline_reached", "Deadline reached (you are late / you may act as proxy)"
+    PHASE_CLOSED = "phase_closed", "Phase closed with its report"
+    COMBAT = "combat", "Combat involving your units"
+    MENTION = "mention", "Mention"
+    GENERAL = "general", "Other campaign news"
+
+
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=64, blank=True, help_text="The name other players see; your username if empty."
@@ -30,6 +42,9 @@ class User(AbstractUser):
         validators=[validate_time_zone],
         help_text="Deadlines and times are shown to you in this zone.",
     )
+
+    # {kind: false} turns off email for that kind; every kind is emailed unless turned off.
+    email_notifications = models.JSONField(default=dict, blank=True)
 
     class Meta:
         constraints = [
@@ -46,6 +61,9 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    def wants_email(self, kind: str) -> bool:
+        return bool(self.email) and self.email_notifications.get(kind, True) is not False
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -2,15 +2,23 @@
 
 from django.db import transaction
 
-from .models import User
+from .models import NotificationKind, User
 
 
 @transaction.atomic
-def user_update_profile(*, user: User, display_name: str, time_zone: str) -> User:
+def user_update_profile(
+    *,
+    user: User,
+    display_name: str,
+    time_zone: str,
+    email_kinds: list[str] | None = None,
+) -> User:
     user.display_name = display_name.strip()
     user.time_zone = time_zone
+    if email_kinds is not None:
+        user.email_notifications = {k: k in email_kinds for k in NotificationKind.values}
     user.full_clean(exclude=["password"])
-    user.save(update_fields=["display_name", "time_zone"])
+    user.save(update_fields=["display_name", "time_zone", "email_notifications"])
     return user
 
 

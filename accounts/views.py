@@ -22,6 +22,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             user=request.user,  # type: ignore[arg-type]
             display_name=form.cleaned_data["display_name"],
             time_zone=form.cleaned_data["time_zone"],
+            email_kinds=form.cleaned_data["email_kinds"],
         )
         messages.success(request, "Profile saved.")
         return redirect("profile")

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from accounts.models import NotificationKind
+
 
 def _default(name: str) -> object:
     return settings.CAMPAIGN_DEFAULTS[name]
@@ -562,16 +564,6 @@ class PhaseSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"snapshot of phase {self.phase_id}"
-
-
-class NotificationKind(models.TextChoices):
-    PHASE_OPENED = "phase_opened", "Phase opened"
-    REMINDER = "reminder", "Deadline reminder"
-    DEADLINE_REACHED = "deadline_reached", "Deadline reached (late / proxy)"
-    PHASE_CLOSED = "phase_closed", "Phase closed with its report"
-    COMBAT = "combat", "Combat involving your units"
-    MENTION = "mention", "Mention"
-    GENERAL = "general", "Other campaign news"
 
 
 class Notification(models.Model):

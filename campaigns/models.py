@@ -39,7 +39,7 @@ def default_terrain_known_to_all() -> bool:
 
 
 def default_max_extension_hours() -> int:
-    return int(_default("max_extension_hours"))
+    return int(str(_default("max_extension_hours")))
 
 
 class CampaignStatus(models.TextChoices):
@@ -90,6 +90,11 @@ class Campaign(models.Model):
     setup_dice_revealed_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Engine II: pop points the GM granted to the Chief Warlord and not yet shared (§5),
+    # and how the campaign ended.
+    pop_pool = models.DecimalField(max_digits=10, decimal_places=3, default=0)
+    winner = models.CharField(max_length=16, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -145,7 +150,8 @@ class Membership(models.Model):
     chief_warlord_vote = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="votes_received"
     )
-    pop_points = models.PositiveIntegerField(default=0)
+    # Exact: pops cost multiples of 1/8 (§1), which three decimals hold exactly.
+    pop_points = models.DecimalField(max_digits=10, decimal_places=3, default=0)
     army_ready_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -266,6 +272,15 @@ class Stack(models.Model):
     side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="stacks")
     hex = models.CharField(max_length=8)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Combat state of the acting phase (reset when a move/combat or opposition phase opens):
+    # it fought (then it may move only one adjacent hex, §2) and made that move; how often
+    # it was attacked and defended (§3 "each stack once before any twice", SB); whether it
+    # used its special retaliation.
+    fought = models.BooleanField(default=False)
+    moved_after_fighting = models.BooleanField(default=False)
+    times_attacked = models.PositiveIntegerField(default=0)
+    defender_combats = models.PositiveIntegerField(default=0)
+    retaliation_used = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
@@ -291,6 +306,10 @@ class Unit(models.Model):
     movement_used = models.PositiveIntegerField(default=0)
     has_attacked = models.BooleanField(default=False)
     was_commanded = models.BooleanField(default=False)
+    # Its whole move this phase (start hex and every hex entered) was on road (§2 road bonus).
+    all_on_road = models.BooleanField(default=True)
+    # A pop bought and waiting to appear in this hex at the next scout phase (stack empty).
+    pop_hex = models.CharField(max_length=8, blank=True)
     mount = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="riders"
     )
@@ -519,6 +538,24 @@ class EventKind(models.TextChoices):
     SCOUT_ORDER_CANCELLED = "scout_order_cancelled", "Scout order cancelled"
     ORDERS_DONE = "orders_done", "Orders done"
     SCOUT_REPORT = "scout_report", "Scout report"
+    STACK_MOVED = "stack_moved", "Stack moved"
+    STACK_SPLIT = "stack_split", "Stack split"
+    STACKS_MERGED = "stacks_merged", "Stacks merged"
+    STACK_REORDERED = "stack_reordered", "Stack reordered"
+    UNITS_MOUNTED = "units_mounted", "Units mounted"
+    AMBUSH = "ambush", "Ambush"
+    COMBAT = "combat", "Combat"
+    SIEGE = "siege", "Siege"
+    FORTIFICATION_CAPTURED = "fortification_captured", "Fortified hex captured"
+    FORTIFICATION_REPAIRED = "fortification_repaired", "Fortification repaired"
+    HEALING = "healing", "Healing"
+    POP_POINTS_GRANTED = "pop_points_granted", "Pop points granted"
+    POP_POINTS_SHARED = "pop_points_shared", "Pop points shared"
+    POPS_BOUGHT = "pops_bought", "Pops bought"
+    POPS_PLACED = "pops_placed", "Pops placed"
+    CAMPAIGN_FINISHED = "campaign_finished", "Campaign finished"
+    PHASE_REVERTED = "phase_reverted", "Phase reverted"
+    HITS_ADJUSTED = "hits_adjusted", "Hits adjusted"
     REMINDER = "reminder", "Deadline reminder"
     DEADLINE_REACHED = "deadline_reached", "Deadline reached"
     DEADLINE_EXTENDED = "deadline_extended", "Deadline extended"

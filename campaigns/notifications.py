@@ -1,7 +1,8 @@
-"""Delivery of stored notifications, called on commit by the services.
+"""Delivery of stored notifications: in-app rows exist at once; email goes through Celery.
 
-Today it only logs; the deadlines issue plugs e-mail (through a Celery task fired here)
-into this one place. A notification row exists whether or not it was delivered.
+`deliver_notifications` runs on commit (never inside the game transaction) and fires the
+email task; the task sends each notification in its own small transaction, so a retry after a
+failure never sends one twice.
 """
 
 from __future__ import annotations
@@ -9,8 +10,50 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
 logger = logging.getLogger(__name__)
 
 
 def deliver_notifications(notification_ids: Sequence[int]) -> None:
-    logger.info("notifications to deliver: %s", ", ".join(map(str, notification_ids)))
+    from campaigns.tasks import send_notification_emails
+
+    send_notification_emails.delay(list(notification_ids))
+
+
+def notifications_send_email(*, notification_ids: Sequence[int]) -> int:
+    """Email every notification of the list that its user wants by email; returns how many.
+
+    Each is locked (skipping rows another worker holds), checked, sent and marked in one short
+    transaction; an SMTP error propagates so that the task retries the rest with backoff.
+    """
+    from campaigns.models import Notification
+
+    sent = 0
+    for pk in notification_ids:
+        with transaction.atomic():
+            note = (
+                Notification.objects.select_for_update(skip_locked=True)
+                .select_related("user", "campaign")
+                .filter(pk=pk, emailed_at__isnull=True, email_skipped=False)
+                .first()
+            )
+            if note is None:
+                continue
+            if not note.user.wants_email(note.kind):
+                note.email_skipped = True
+                note.save(update_fields=["email_skipped"])
+                continue
+            send_mail(
+                subject=f"[{note.campaign.name}] {note.get_kind_display()}",
+                message=f"{note.message}\n\n— {note.campaign.name}",
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=[note.user.email],
+            )
+            note.emailed_at = timezone.now()
+            note.save(update_fields=["emailed_at"])
+            sent += 1
+    return sent

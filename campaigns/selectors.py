@@ -246,7 +246,7 @@ def campaign_game_state(*, campaign: Campaign) -> dict[str, Any]:
     memberships = [
         {"id": m["id"], "user": m["user__username"], "role": m["role"],
          "side": m["side__kind"], "is_chief_warlord": m["is_chief_warlord"],
-         "pop_points": m["pop_points"]}
+         "pop_points": str(m["pop_points"])}
         for m in Membership.objects.filter(campaign=campaign).order_by("id").values(
             "id", "user__username", "role", "side__kind", "is_chief_warlord", "pop_points"
         )
@@ -273,4 +273,49 @@ def campaign_game_state(*, campaign: Campaign) -> dict[str, Any]:
                            for f in _fortification_rows(campaign)],
         "stacks": _stacks_with_units(Stack.objects.filter(campaign=campaign),
                                      full_for_side=None, everything=True),
+        "restore": _restore_state(campaign),
     }
+
+
+_RESTORE_UNIT_FIELDS = (
+    "id", "stack_id", "position", "current_hits", "commander_level", "commander_xp",
+    "movement_used", "has_attacked", "was_commanded", "all_on_road", "mount_id", "pop_hex",
+    "name",
+)
+_RESTORE_STACK_FIELDS = (
+    "id", "side_id", "hex", "fought", "moved_after_fighting", "times_attacked",
+    "defender_combats", "retaliation_used",
+)
+
+
+def _restore_state(campaign: Campaign) -> dict[str, Any]:
+    """Every mutable field of the game, for the GM's revert to a phase opening (engine II)."""
+    return {
+        "pop_pool": str(campaign.pop_pool),
+        "units": [dict(u) for u in Unit.objects.filter(campaign=campaign).order_by("id")
+                  .values(*_RESTORE_UNIT_FIELDS)],
+        "stacks": [dict(s) for s in Stack.objects.filter(campaign=campaign).order_by("id")
+                   .values(*_RESTORE_STACK_FIELDS)],
+        "fortifications": [dict(f) for f in Fortification.objects.filter(campaign=campaign)
+                           .order_by("id").values("id", "hits", "owner_id")],
+    }
+
+
+def phase_history(*, user: User, phase: Phase) -> dict[str, Any]:
+    """The game state at the opening of `phase`, read back from its snapshot. The GM sees it
+    all; a player or observer sees terrain, fortifications and their own side's stacks (the
+    fog of war of the time is not rebuilt: other sides' stacks are left out)."""
+    membership = _membership(user=user, campaign=phase.campaign)
+    state = dict(phase.snapshot.state)
+    state.pop("restore", None)
+    info = {"id": phase.pk, "turn": phase.turn.number, "kind": phase.kind,
+            "opened_at": phase.opened_at.isoformat(), "status": phase.status}
+    if membership.role == Role.GM:
+        return {"phase": info, **state}
+    side_kind = membership.side.kind if membership.side is not None else None
+    state["stacks"] = [s for s in state["stacks"] if s["side"] == side_kind]
+    state["fortifications"] = [
+        {**f, "hits": None, "starting_hits": None} if f["owner"] != side_kind else f
+        for f in state["fortifications"]
+    ]
+    return {"phase": info, **state}

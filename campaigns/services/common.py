@@ -17,6 +17,7 @@ from campaigns.models import (
     EventKind,
     Membership,
     Notification,
+    NotificationKind,
     Phase,
     Role,
     Side,
@@ -89,11 +90,17 @@ def record_event(
     )
 
 
-def notify(*, event: Event, users: Iterable[User], message: str | None = None) -> None:
+def notify(
+    *,
+    event: Event,
+    users: Iterable[User],
+    message: str | None = None,
+    kind: str = NotificationKind.GENERAL,
+) -> None:
     """Store a notification per user now; deliver them once the transaction has committed."""
     rows = Notification.objects.bulk_create(
         [
-            Notification(user=u, campaign_id=event.campaign_id, event=event,
+            Notification(user=u, campaign_id=event.campaign_id, event=event, kind=kind,
                          message=message or event.summary)
             for u in {u.pk: u for u in users}.values()
         ]

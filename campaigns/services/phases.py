@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import NotificationKind, User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
 from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
@@ -85,7 +85,8 @@ def open_phase(
                  "deadline_at": phase.deadline_at.isoformat(),
                  "dice_commitment": phase.dice_commitment},
     )
-    notify(event=event, users=[p.user for p in players] + members_of(campaign, gm=True))
+    notify(event=event, users=[p.user for p in players] + members_of(campaign, gm=True),
+           kind=NotificationKind.PHASE_OPENED)
     return phase
 
 
@@ -94,6 +95,9 @@ def _open_phase_locked(campaign: Campaign) -> Phase:
         Phase.objects.select_for_update().select_related("turn")
         .filter(campaign=campaign, status=PhaseStatus.OPEN).first()
     )
+    if campaign.status == CampaignStatus.PAUSED:
+        raise WrongStateError("The campaign is paused by the GM: nothing can be done until it "
+                              "is resumed.", code="paused")
     if campaign.status != CampaignStatus.RUNNING or phase is None:
         raise WrongStateError("The campaign has no open phase.", code="no_open_phase")
     return phase
@@ -140,7 +144,8 @@ def _acting_for(
     ).first()
     if status is None:
         raise NotAllowedError("That player takes no part in this phase.", code="not_acting")
-    if proxy is not None and not is_late(status, phase, timezone.now()):
+    # Late: the sweep marked it at the deadline, or the deadline has passed anyway.
+    if proxy is not None and not (status.late or is_late(status, phase, timezone.now())):
         raise NotAllowedError(
             f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
             f"only after {campaign.phase_hours} hours from the phase opening without their "
@@ -280,7 +285,7 @@ def orders_mark_done(
 
 
 @transaction.atomic
-def phase_end(*, user: User, campaign: Campaign) -> Phase:
+def phase_end(*, user: User, campaign: Campaign, reason: str = "") -> Phase:
     """End the open phase and open the next. Alliance phases: the Chief Warlord once every
     player is done or late, or the GM at any time; the opposition phase: the GM.
     Ending the scout phase resolves every scout order into the alliance's sightings."""
@@ -307,11 +312,11 @@ def phase_end(*, user: User, campaign: Campaign) -> Phase:
                 f"waiting for {', '.join(waiting)}.",
                 code="players_not_done",
             )
-    return phase_close(campaign=campaign, phase=phase, actor=user, now=now)
+    return phase_close(campaign=campaign, phase=phase, actor=user, now=now, reason=reason)
 
 
 def phase_close(
-    *, campaign: Campaign, phase: Phase, actor: User | None, now: datetime
+    *, campaign: Campaign, phase: Phase, actor: User | None, now: datetime, reason: str = ""
 ) -> Phase:
     """Close the open phase and open the next one; returns the new phase.
 
@@ -320,11 +325,9 @@ def phase_close(
     """
     user = actor
     if phase.kind != PhaseKind.SCOUT:
-        raise WrongStateError(
-            "Only the scout phase can be ended so far; the move/combat and opposition phases "
-            "come with the movement and combat services.",
-            code="phase_not_supported",
-        )
+        from campaigns.services.turns import close_acting_phase
+
+        return close_acting_phase(campaign=campaign, phase=phase, actor=actor, now=now)
     report = _resolve_scouting(campaign, phase)
     statuses = list(phase.player_statuses.filter(done_at__isnull=True, late=False))
     for s in statuses:
@@ -343,15 +346,20 @@ def phase_close(
            else "no hex was inspected."),
         payload={"turn": phase.turn.number, "sightings": report},
     )
-    notify(event=scout_event, users=members_of(campaign, side=alliance))
+    notify(event=scout_event, users=members_of(campaign, side=alliance),
+           kind=NotificationKind.PHASE_CLOSED)
     record_event(
         campaign=campaign, kind=EventKind.PHASE_CLOSED, actor=user, phase=phase,
         summary=f"Turn {phase.turn.number}: the {phase.get_kind_display().lower()} is closed; "
         "its dice seed is revealed.",
-        payload={"dice_seed": phase.dice_seed, "dice_commitment": phase.dice_commitment},
+        payload={"dice_seed": phase.dice_seed, "dice_commitment": phase.dice_commitment,
+                 "reason": reason},
     )
     campaign.version += 1
     campaign.save(update_fields=["version"])
+    from campaigns.services.turns import reset_acting_state
+
+    reset_acting_state(campaign, SideKind.ALLIANCE)
     return open_phase(
         campaign=campaign, turn=phase.turn, kind=PhaseKind.MOVE_COMBAT, now=now, actor=user
     )

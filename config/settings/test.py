@@ -15,3 +15,8 @@ STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.Static
 # Serve static files straight from the source folders (no collectstatic in the suite).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Tasks fired by the code under test run at once, in-process (the Celery round-trip and the
+# end-to-end deadline tests start real workers on their own apps instead).
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True

@@ -288,7 +288,7 @@ def test_ending_the_scout_phase_makes_sightings_a_report_and_opens_move_combat(
     )
     closed = Event.objects.get(kind="phase_closed")
     assert closed.payload == {"dice_seed": scout.dice_seed,
-                              "dice_commitment": scout.dice_commitment}
+                              "dice_commitment": scout.dice_commitment, "reason": ""}
 
 
 def test_a_later_sighting_of_a_hex_replaces_the_latest():

@@ -1,0 +1,39 @@
+"""Celery entry points of the campaigns app: the deadline sweep and notification emails.
+
+Tasks take ids, call a service and own their retries (HackSoft). Deadlines never use a
+long ETA/countdown: beat runs the sweep every minute and the database says what is due.
+"""
+
+from __future__ import annotations
+
+import logging
+from smtplib import SMTPException
+
+from celery import shared_task
+
+from campaigns.notifications import notifications_send_email
+from campaigns.services.deadlines import sweep
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="campaigns.tasks.sweep_deadlines", acks_late=True, ignore_result=True)
+def sweep_deadlines() -> int:
+    """Handle every due reminder, deadline, hard deadline and early close; returns the count."""
+    actions = sweep()
+    for action in actions:
+        logger.info("deadline sweep: %s", action.as_json())
+    return len(actions)
+
+
+@shared_task(
+    name="campaigns.tasks.send_notification_emails",
+    acks_late=True,
+    autoretry_for=(SMTPException, OSError),
+    retry_backoff=True,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=8,
+)
+def send_notification_emails(notification_ids: list[int]) -> int:
+    return notifications_send_email(notification_ids=notification_ids)

@@ -83,9 +83,37 @@ def _erfworld() -> Ruleset:
     return ERFWORLD
 
 
+def _elf_abas() -> Ruleset:
+    from rules.elf_abas.ruleset import ELF_ABAS
+
+    return ELF_ABAS
+
+
+def _quad() -> Ruleset:
+    from rules.quad.ruleset import QUAD
+
+    return QUAD
+
+
+def _ancient_foes() -> Ruleset:
+    from rules.ancient_foes.ruleset import ANCIENT_FOES
+
+    return ANCIENT_FOES
+
+
+def _grasp() -> Ruleset:
+    from rules.grasp.ruleset import GRASP
+
+    return GRASP
+
+
 # The explicit list: a ruleset exists when it is named here.
 RULESETS: dict[str, Callable[[], Ruleset]] = {
     "erfworld": _erfworld,
+    "elf_abas": _elf_abas,
+    "quad": _quad,
+    "ancient_foes": _ancient_foes,
+    "grasp": _grasp,
 }
 
 

@@ -1,0 +1,1 @@
+"""GRASP (Generic Rules for All Scales and Periods): die levels, fatigue, combat, terrain."""

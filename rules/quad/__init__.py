@@ -1,0 +1,1 @@
+"""QUAD, the four-stat operational hex rules: quality, unit speed, attack, defense."""

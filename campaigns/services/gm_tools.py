@@ -111,7 +111,8 @@ def unit_adjust_hits(*, user: User, unit: Unit, hits: int, reason: str) -> Unit:
     require_gm(user=user, campaign=campaign)
     require_running(campaign)
     reason = _reason(reason)
-    unit = Unit.objects.select_for_update().select_related("unit_type", "stack").get(pk=unit.pk)
+    unit = Unit.objects.select_for_update(of=("self",)).select_related("unit_type", "stack").get(
+        pk=unit.pk)
     if not 0 <= hits <= unit.unit_type.hits:
         raise RuleViolationError(
             f"{unit.name} has {unit.unit_type.hits} hits; its current hits are between 0 and "

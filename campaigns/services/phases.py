@@ -285,12 +285,18 @@ def orders_mark_done(
 
 
 @transaction.atomic
-def phase_end(*, user: User, campaign: Campaign, reason: str = "") -> Phase:
+def phase_end(
+    *, user: User, campaign: Campaign, reason: str = "", expected_phase: Phase | None = None
+) -> Phase:
     """End the open phase and open the next. Alliance phases: the Chief Warlord once every
     player is done or late, or the GM at any time; the opposition phase: the GM.
     Ending the scout phase resolves every scout order into the alliance's sightings."""
     campaign = lock_campaign(campaign)
     phase = _open_phase_locked(campaign)
+    if expected_phase is not None and expected_phase.pk != phase.pk:
+        # The phase the person saw was closed meanwhile (a deadline, another click): never
+        # let that click close the next phase too.
+        raise WrongStateError("That phase has already been closed.", code="phase_already_closed")
     membership = membership_of(user=user, campaign=campaign)
     now = timezone.now()
     if membership.role != Role.GM:

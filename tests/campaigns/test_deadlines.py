@@ -350,3 +350,14 @@ def test_notifications_are_emailed_on_commit_by_preference(game, django_capture_
 
     assert notifications_send_email(notification_ids=[n.pk for n in notes]) == 0
     assert len(mail.outbox) == 2
+
+
+def test_ending_a_phase_that_a_deadline_already_closed_does_not_close_the_next(game, unchanged):
+    campaign, gm, _, phase = game
+    campaign.hard_deadline = True
+    campaign.save(update_fields=["hard_deadline"])
+    sweep(now=phase.deadline_at)
+    with unchanged(campaign), pytest.raises(CampaignError) as info:
+        phase_end(user=gm, campaign=campaign, expected_phase=phase)
+    assert (info.value.code, str(info.value)) == (
+        "phase_already_closed", "That phase has already been closed.")

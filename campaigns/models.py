@@ -105,7 +105,14 @@ class Campaign(models.Model):
                 condition=Q(phase_hours__gte=1), name="campaign_phase_hours_min"
             ),
         ]
-        indexes = [models.Index(fields=["status"], name="campaign_status_idx")]
+        indexes = [
+            models.Index(fields=["status"], name="campaign_status_idx"),
+            # The few campaigns whose settings make the sweep close phases by itself.
+            models.Index(fields=["status"], condition=Q(hard_deadline=True),
+                         name="campaign_hard_deadline_idx"),
+            models.Index(fields=["status"], condition=Q(early_close=True),
+                         name="campaign_early_close_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -409,6 +416,12 @@ class Phase(models.Model):
             # The deadline sweep: open phases by deadline.
             models.Index(
                 fields=["deadline_at"], condition=Q(status="open"), name="phase_open_deadline_idx"
+            ),
+            # What the sweep looks for: open phases whose deadline is not yet processed.
+            models.Index(
+                fields=["deadline_at"],
+                condition=Q(status="open", deadline_processed_at__isnull=True),
+                name="phase_unprocessed_deadline_idx",
             ),
         ]
 

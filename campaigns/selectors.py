@@ -319,3 +319,20 @@ def phase_history(*, user: User, phase: Phase) -> dict[str, Any]:
         for f in state["fortifications"]
     ]
     return {"phase": info, **state}
+
+
+def notifications_unread_count(*, user: Any) -> int:
+    """How many in-app notifications the user has not read (served by a partial index)."""
+    from campaigns.models import Notification
+
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def notifications_for(*, user: Any, limit: int = 50) -> list[Any]:
+    """The user's latest notifications, newest first."""
+    from campaigns.models import Notification
+
+    return list(
+        Notification.objects.filter(user=user).select_related("campaign")
+        .order_by("-created_at", "-pk")[:limit]
+    )

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import NotificationKind, User
@@ -58,28 +58,33 @@ def reminder_offsets() -> list[int]:
 
 
 def due_phase_ids(*, now: datetime) -> list[int]:
-    """Open phases of running campaigns with something due now (an index range on deadline_at).
+    """Open phases of running campaigns with something due now, in three index-backed queries.
 
-    Due: a reminder window (deadline within the largest offset), a deadline not yet processed,
-    a hard deadline passed, or an alliance phase of an early-close campaign.
+    1. a deadline not yet processed within the largest reminder offset (reminders, deadline
+       reached): a range on the partial index of unprocessed open deadlines;
+    2. a hard deadline passed (the few campaigns with hard deadlines, by a partial index);
+    3. an alliance phase of an early-close campaign (likewise).
+    Phases waiting for the Chief Warlord after their processed deadline are never re-read.
     """
     horizon = now + timedelta(hours=max(reminder_offsets(), default=0))
-    by_time = Q(deadline_at__lte=horizon) & (
-        Q(deadline_at__gt=now)
-        | Q(deadline_processed_at__isnull=True)
-        | Q(campaign__hard_deadline=True)
+    live = Phase.objects.filter(
+        status=PhaseStatus.OPEN,
+        campaign__status=CampaignStatus.RUNNING,
+        processing_flagged_at__isnull=True,
     )
-    early = Q(campaign__early_close=True, kind__in=ALLIANCE_PHASES)
-    return list(
-        Phase.objects.filter(
-            by_time | early,
-            status=PhaseStatus.OPEN,
-            campaign__status=CampaignStatus.RUNNING,
-            processing_flagged_at__isnull=True,
-        )
-        .order_by("deadline_at", "pk")
+    ids = set(
+        live.filter(deadline_processed_at__isnull=True, deadline_at__lte=horizon)
         .values_list("pk", flat=True)
     )
+    ids |= set(
+        live.filter(campaign__hard_deadline=True, deadline_at__lte=now)
+        .values_list("pk", flat=True)
+    )
+    ids |= set(
+        live.filter(campaign__early_close=True, kind__in=ALLIANCE_PHASES)
+        .values_list("pk", flat=True)
+    )
+    return sorted(ids)
 
 
 def sweep(*, now: datetime | None = None) -> list[SweepAction]:
@@ -388,3 +393,12 @@ def phase_processing_unflag(*, user: User, campaign: Campaign) -> Phase:
     phase.processing_failures = 0
     phase.save(update_fields=["processing_flagged_at", "processing_failures"])
     return phase
+
+
+def notifications_mark_read(*, user: User, notification_ids: list[int]) -> int:
+    """Mark the user's own notifications read; returns how many changed."""
+    from campaigns.models import Notification
+
+    return Notification.objects.filter(
+        user=user, pk__in=notification_ids, read_at__isnull=True
+    ).update(read_at=timezone.now())

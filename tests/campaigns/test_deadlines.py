@@ -361,3 +361,21 @@ def test_ending_a_phase_that_a_deadline_already_closed_does_not_close_the_next(g
         phase_end(user=gm, campaign=campaign, expected_phase=phase)
     assert (info.value.code, str(info.value)) == (
         "phase_already_closed", "That phase has already been closed.")
+
+
+def test_unread_count_and_marking_read(game):
+    from campaigns.selectors import notifications_for, notifications_unread_count
+    from campaigns.services.deadlines import notifications_mark_read
+
+    _, _, members, phase = game
+    user = members[1].user
+    before = notifications_unread_count(user=user)
+    sweep(now=phase.deadline_at - timedelta(hours=1))
+    assert notifications_unread_count(user=user) == before + 1
+    newest = notifications_for(user=user)[0]
+    assert newest.kind == NotificationKind.REMINDER
+    assert notifications_mark_read(user=user, notification_ids=[newest.pk]) == 1
+    assert notifications_unread_count(user=user) == before
+    # Someone else's notification is never marked by this user.
+    other = Notification.objects.filter(kind=NotificationKind.REMINDER).exclude(user=user).first()
+    assert notifications_mark_read(user=user, notification_ids=[other.pk]) == 0

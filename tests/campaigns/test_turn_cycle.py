@@ -6,7 +6,7 @@ import pytest
 from campaigns.errors import CampaignError
 from campaigns.models import Event, Fortification, Membership, Phase, Stack, Unit
 from campaigns.selectors import campaign_game_state, phase_history
-from campaigns.services import phase_end
+from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.gm_tools import (
     fortification_adjust_hits,
     phase_revert,
@@ -35,6 +35,7 @@ def test_a_full_turn_heals_opens_the_opposition_phase_then_the_next_turn_with_po
     popped = pops_buy(user=p1.user, campaign=campaign, unit_type=spear.unit_type, count=2,
                       hex="B10")
     assert str(Membership.objects.get(pk=p1.pk).pop_points) == "0.000"  # 15 − 2 × 7.5
+    orders_mark_done(user=p1.user, campaign=campaign)
     phase_end(user=p1.user, campaign=campaign)
     assert Unit.objects.get(pk=spear.pk).current_hits == 4
     assert Event.objects.get(kind="healing").payload["healed"][0]["restored"] == 3

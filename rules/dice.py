@@ -41,6 +41,14 @@ class Roll:
     value: int
 
 
+def roll_records(rolls: Sequence[Roll]) -> list[dict[str, object]]:
+    """Rolls as JSON objects {"number", "purpose", "sides", "value"} (reports, calculators)."""
+    return [
+        {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
+        for r in rolls
+    ]
+
+
 class Dice(Protocol):
     """A source of die rolls that records every roll with its purpose, in order."""
 

@@ -24,7 +24,7 @@ from campaigns.models import (
     SideKind,
 )
 from campaigns.notifications import deliver_notifications
-from rules.dice import Roll, SeededDice
+from rules.dice import Roll, SeededDice, roll_records
 
 
 def lock_campaign(campaign: Campaign) -> Campaign:
@@ -144,7 +144,4 @@ def store_setup_rolls(campaign: Campaign, dice: SeededDice) -> list[Roll]:
 
 
 def roll_payload(rolls: Iterable[Roll]) -> list[dict[str, Any]]:
-    return [
-        {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
-        for r in rolls
-    ]
+    return roll_records(list(rolls))

@@ -161,10 +161,7 @@ class _DiceUse:
             # The caller's seed (or a fresh one): printing it makes the result replayable.
             result["seed"] = self.seed
             result["commitment"] = dicemod.commitment(self.seed)
-        result["dice"] = [
-            {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
-            for r in rolls
-        ]
+        result["dice"] = dicemod.roll_records(rolls)
         return result
 
 

@@ -118,10 +118,7 @@ def _with_seed(
         # The caller's own seed (or a fresh one): printing it makes the result replayable.
         result["seed"] = used_seed
         result["commitment"] = dice.commitment(used_seed)
-        result["dice"] = [
-            {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
-            for r in source.rolls
-        ]
+        result["dice"] = dice.roll_records(source.rolls)
     return result
 
 

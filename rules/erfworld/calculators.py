@@ -49,10 +49,7 @@ def combat(data: JSONObject) -> dict[str, object]:
         # The seed is the caller's own (or a fresh one): printing it makes the result replayable.
         result["seed"] = used_seed
         result["commitment"] = dice.commitment(used_seed)
-        result["dice"] = [
-            {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
-            for r in source.rolls
-        ]
+        result["dice"] = dice.roll_records(source.rolls)
     return result
 
 

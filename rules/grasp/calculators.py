@@ -63,8 +63,7 @@ def _with_dice(result: dict[str, object], source: dice.Dice, seed: str | None
         raise InputError("rolls", f"{source.remaining} given value(s) were not needed; the dice"
                                   " used are listed in order in the documentation.")
     rolls = source.rolls
-    result["dice"] = [{"number": r.number, "purpose": r.purpose, "sides": r.sides,
-                       "value": r.value} for r in rolls]
+    result["dice"] = dice.roll_records(rolls)
     if seed is not None and rolls:
         # The caller's own seed (or a fresh one): printing it makes the result replayable.
         result["seed"] = seed

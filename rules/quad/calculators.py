@@ -71,10 +71,7 @@ def _with_dice(
         # The seed is the caller's own (or a fresh one): printing it makes the result replayable.
         out["seed"] = seed
         out["commitment"] = dice_mod.commitment(seed)
-        out["dice"] = [
-            {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
-            for r in source.rolls
-        ]
+        out["dice"] = dice_mod.roll_records(source.rolls)
     return out
 
 

@@ -6,14 +6,23 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from accounts.models import User
 from campaigns import models
 from campaigns.errors import CampaignError
-from campaigns.services import campaign_start, chief_warlord_appoint, phase_end
+from campaigns.services import (
+    campaign_start,
+    chief_warlord_appoint,
+    fortification_adjust_hits,
+    phase_end,
+    phase_revert,
+    unit_adjust_hits,
+)
 
 
 def _gm(request: HttpRequest) -> User:
@@ -30,6 +39,28 @@ def _run(request: HttpRequest, action: Callable[[], Any], done: str) -> None:
         messages.success(request, done)
 
 
+class GMActionForm(ActionForm):
+    """The fields of the GM's overrules, next to the action menu: the services refuse an
+    empty reason or hits out of range, and the refusal is shown as an error message."""
+
+    hits = forms.IntegerField(required=False, min_value=0, label="Hits")
+    reason = forms.CharField(required=False, max_length=500, label="Reason")
+
+
+def _overrule(request: HttpRequest) -> tuple[int | None, str]:
+    """(hits, reason) as given next to the action; hits None when missing or invalid."""
+    form = GMActionForm(request.POST)
+    form.is_valid()  # the action's own field has no choices here; only hits and reason count
+    return form.cleaned_data.get("hits"), form.cleaned_data.get("reason") or ""
+
+
+def _require_hits(request: HttpRequest, hits: int | None) -> bool:
+    if hits is None:
+        messages.error(request, "Give the new hits (and a reason) next to the action.")
+        return False
+    return True
+
+
 @admin.register(models.Campaign)
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ("name", "scenario_key", "status", "created_at")
@@ -41,7 +72,8 @@ class CampaignAdmin(admin.ModelAdmin):
         "revealed_setup_seed", "version", "created_at",
     )
     exclude = ("setup_dice_seed",)
-    actions = ["start_campaign", "end_open_phase"]
+    actions = ["start_campaign", "end_open_phase", "revert_open_phase"]
+    action_form = GMActionForm
 
     @admin.display(description="setup dice seed")
     def revealed_setup_seed(self, obj: models.Campaign) -> str:
@@ -59,6 +91,14 @@ class CampaignAdmin(admin.ModelAdmin):
         for campaign in queryset:
             _run(request, partial(phase_end, user=_gm(request), campaign=campaign),
                  f"{campaign.name}: phase ended.")
+
+    @admin.action(description="Revert to the opening of the open phase (as GM; give a reason)")
+    def revert_open_phase(self, request: HttpRequest, queryset: QuerySet[models.Campaign]) -> None:
+        _, reason = _overrule(request)
+        for campaign in queryset:
+            _run(request,
+                 partial(phase_revert, user=_gm(request), campaign=campaign, reason=reason),
+                 f"{campaign.name}: reverted to the opening of the open phase.")
 
 
 @admin.register(models.Side)
@@ -103,6 +143,22 @@ class FortificationAdmin(admin.ModelAdmin):
     list_filter = ("kind",)
     search_fields = ("hex", "campaign__name")
     readonly_fields = ("campaign", "hex", "kind", "direction", "hits", "starting_hits", "owner")
+    actions = ["adjust_hits"]
+    action_form = GMActionForm
+
+    @admin.action(description="Set the hits (as GM; give hits and a reason)")
+    def adjust_hits(
+        self, request: HttpRequest, queryset: QuerySet[models.Fortification]
+    ) -> None:
+        hits, reason = _overrule(request)
+        if not _require_hits(request, hits):
+            return
+        assert hits is not None
+        for fort in queryset:
+            _run(request,
+                 partial(fortification_adjust_hits, user=_gm(request), fortification=fort,
+                         hits=hits, reason=reason),
+                 f"{fort}: hits set to {hits}.")
 
 
 @admin.register(models.UnitType)
@@ -131,6 +187,20 @@ class UnitAdmin(admin.ModelAdmin):
         "commander_xp", "movement_used", "has_attacked", "was_commanded", "mount", "stack",
         "position",
     )
+    actions = ["adjust_hits"]
+    action_form = GMActionForm
+
+    @admin.action(description="Set the current hits (as GM; give hits and a reason)")
+    def adjust_hits(self, request: HttpRequest, queryset: QuerySet[models.Unit]) -> None:
+        hits, reason = _overrule(request)
+        if not _require_hits(request, hits):
+            return
+        assert hits is not None
+        for unit in queryset:
+            _run(request,
+                 partial(unit_adjust_hits, user=_gm(request), unit=unit, hits=hits,
+                         reason=reason),
+                 f"{unit.name}: hits set to {hits}.")
 
 
 @admin.register(models.Turn)

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from django.db import transaction
 
-from accounts.models import User
+from accounts.models import NotificationKind, User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
 from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
@@ -107,6 +107,7 @@ _MOVE_CODES = (
     ("wall", "wall"),
     ("enemy stack", "enemy_hex"),
     ("after fighting", "after_combat"),
+    ("After fighting", "after_combat"),
     ("not adjacent", "not_adjacent"),
     ("not on the map", "off_map"),
 )
@@ -302,7 +303,7 @@ def _ambush(
                  **combat_payload(result, rolls)},
     )
     notify(event=event, users=involved_users(campaign, [*units, *ambush_units]),
-           kind="combat")
+           kind=NotificationKind.COMBAT)
     return event
 
 
@@ -475,10 +476,14 @@ def units_mount(
                             [unit_stats(u.unit_type) for u in all_riders])
         if problems:
             raise RuleViolationError(" ".join(problems), code="mount_rule")
+    # Refuse a change that makes the stack mix fliers and walkers (a dismount among fliers).
+    # A stack that already mixes them (a player's army is placed in one stack at the start)
+    # must still let walkers climb on a flying mount: it is the only way to board one.
+    mixed_before = bool(stacking_problems(stack_members(units)))
     for u in chosen:
         u.mount = by_id[mount.pk] if mount is not None else None
     problems = stacking_problems(stack_members(units))
-    if problems:
+    if problems and not mixed_before:
         raise RuleViolationError(" ".join(problems), code="stacking")
     Unit.objects.bulk_update(chosen, ["mount"])
     names = ", ".join(u.name for u in chosen)
@@ -629,7 +634,8 @@ def stack_attack(
                  "proxied_by": actor.proxy.pk if actor.proxy else None,
                  **combat_payload(result, rolls)},
     )
-    notify(event=event, users=involved_users(campaign, [*att_units, *def_units]), kind="combat")
+    notify(event=event, users=involved_users(campaign, [*att_units, *def_units]),
+           kind=NotificationKind.COMBAT)
     check_victory(campaign=campaign, phase=actor.phase, actor=user)
     return event
 
@@ -706,7 +712,7 @@ def fortification_besiege(
                  "explanation": result.explain(), "dice": roll_payload(rolls),
                  "siege_units": [u.pk for u in sieging]},
     )
-    notify(event=event, users=involved_users(campaign, units), kind="combat")
+    notify(event=event, users=involved_users(campaign, units), kind=NotificationKind.COMBAT)
     return event
 
 

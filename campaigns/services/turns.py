@@ -9,11 +9,12 @@ from fractions import Fraction
 
 from django.db import transaction
 
-from accounts.models import User
+from accounts.models import NotificationKind, User
 from campaigns.errors import NotAllowedError, RuleViolationError
 from campaigns.fetch import unit_stats
 from campaigns.models import (
     Campaign,
+    Event,
     EventKind,
     Membership,
     Phase,
@@ -76,7 +77,7 @@ def reset_acting_state(campaign: Campaign, side_kind: str) -> None:
     )
 
 
-def heal_both_sides(*, campaign: Campaign, phase: Phase, actor: User | None) -> None:
+def heal_both_sides(*, campaign: Campaign, phase: Phase, actor: User | None) -> Event:
     """§3 healing: when the move/combat phase closes, every unit with partial hits is full."""
     units = list(
         Unit.objects.filter(campaign=campaign, current_hits__gt=0, stack__isnull=False)
@@ -94,7 +95,7 @@ def heal_both_sides(*, campaign: Campaign, phase: Phase, actor: User | None) -> 
             changed.append(u)
     Unit.objects.bulk_update(changed, ["current_hits"])
     names = {u.pk: u.name for u in units}
-    record_event(
+    return record_event(
         campaign=campaign, kind=EventKind.HEALING, actor=actor, phase=phase,
         summary=f"Healing: {len(changed)} units with partial hits are restored to full."
         if changed else "Healing: no unit had partial hits.",
@@ -110,8 +111,9 @@ def close_acting_phase(
     opposition phase (the next turn opens with pops placed, its scout phase and snapshot)."""
     from campaigns.services.phases import is_late, open_phase
 
+    healing = None
     if phase.kind == PhaseKind.MOVE_COMBAT:
-        heal_both_sides(campaign=campaign, phase=phase, actor=actor)
+        healing = heal_both_sides(campaign=campaign, phase=phase, actor=actor)
     statuses = list(phase.player_statuses.filter(done_at__isnull=True, late=False))
     for s in statuses:
         s.late = is_late(s, phase, now)
@@ -120,12 +122,17 @@ def close_acting_phase(
     phase.closed_at = now
     phase.version += 1
     phase.save(update_fields=["status", "closed_at", "version"])
-    record_event(
+    closed = record_event(
         campaign=campaign, kind=EventKind.PHASE_CLOSED, actor=actor, phase=phase,
         summary=f"Turn {phase.turn.number}: the {phase.get_kind_display().lower()} is closed; "
         "its dice seed is revealed.",
         payload={"dice_seed": phase.dice_seed, "dice_commitment": phase.dice_commitment},
     )
+    if healing is not None:
+        # The move/combat phase's closing report (healing) goes to the alliance and the GM.
+        notify(event=closed,
+               users=members_of(campaign, side=side_of(campaign, SideKind.ALLIANCE), gm=True),
+               message=f"{closed.summary} {healing.summary}", kind=NotificationKind.PHASE_CLOSED)
     campaign.version += 1
     campaign.save(update_fields=["version"])
     if phase.kind == PhaseKind.MOVE_COMBAT:

@@ -99,29 +99,91 @@ def test_directed_hits_need_a_commander(unchanged):
     assert info.value.code == "directed_needs_commander"
 
 
-def test_directed_hits_led_by_a_commander_are_reported():
+def test_directed_hits_led_by_a_commander_cost_twice_the_target_s_hits():
     campaign, _, (p1,) = move_phase_campaign()
+    Unit.objects.filter(pk=unit(p1, "Warlord 1").pk).update(commander_level=2)
+    main = next_to_d4(campaign, p1)
+    warlord = stack_split(user=p1.user, campaign=campaign, stack=main,
+                          units=[unit(p1, "Warlord 1")])
+    target = opposition_stack(campaign, "D4")
+    archer = Unit.objects.get(stack=target, name="Archer 2")
+    event = stack_attack(user=p1.user, campaign=campaign, stack=warlord, target=target,
+                         directed_at=archer)
+    # Warlord alone, rolls #1-#2 = 4+6: TA 5 × CB (1 + 0.2 + 0.1 Chief Warlord) 13/10 × RN
+    # 9/10 × DF (8 − avgD 13/5 − TB 20/50)/8 = 5/8 → 3.65625 → 3 hits, all spent on Archer 2
+    # at 2 per hit (it needs 2 × 3 = 6 to croak): it loses floor(3 / 2) = 1, keeps 2.
+    assert event.payload["directed_at"] == archer.pk
+    assert event.payload["result"]["hits_on_defender"] == 3
+    assert "  hits directed at 'Archer 2' first" in event.payload["explanation"]
+    assert list(Unit.objects.filter(stack=target).order_by("position")
+                .values_list("name", "current_hits")) == [
+        ("Spearman 1", 4), ("Spearman 2", 4), ("Spearman 3", 4), ("Archer 1", 3),
+        ("Archer 2", 2)]
+    assert event.payload["casualties"][-1] == {
+        "unit": archer.pk, "name": "Archer 2", "hits_before": 3, "hits_after": 2,
+        "croaked": False}
+
+
+def test_directed_hits_croak_the_target_first_and_the_overflow_goes_in_stack_order():
+    campaign, _, (p1,) = move_phase_campaign()
+    Unit.objects.filter(pk=unit(p1, "Warlord 1").pk).update(commander_level=2)
     stack = next_to_d4(campaign, p1)
     target = opposition_stack(campaign, "D4")
     archer = Unit.objects.get(stack=target, name="Archer 2")
     event = stack_attack(user=p1.user, campaign=campaign, stack=stack, target=target,
                          directed_at=archer)
-    assert event.payload["directed_at"] == archer.pk
-    assert any("directed at 'Archer 2'" in line for line in event.payload["explanation"]) or \
-        event.payload["result"]["hits_on_defender"] == 0
+    # Whole stack: TA 5 + 2 + 2 + 5 × 4 = 29 × 13/10 × 9/10 × 5/8 = 21.20625 → 21 hits.
+    # Archer 2 takes 2 × 3 = 6 and croaks; the other 15 go in stack order: Spearmen 1-3
+    # (4 + 4 + 4) and Archer 1 (3): the whole stack croaks.
+    assert event.payload["result"]["hits_on_defender"] == 21
+    lines = event.payload["explanation"]
+    at = lines.index("  hits directed at 'Archer 2' first")
+    assert lines[at + 1:at + 6] == [
+        "  Spearman 1: loses 4 (croaked)", "  Spearman 2: loses 4 (croaked)",
+        "  Spearman 3: loses 4 (croaked)", "  Archer 1: loses 3 (croaked)",
+        "  Archer 2: loses 3 (croaked)"]
+    assert Unit.objects.get(pk=archer.pk).current_hits == 0
+    assert not Stack.objects.filter(pk=target.pk).exists()
 
 
 def test_special_retaliation_from_another_stack_in_the_hex_is_recorded():
     campaign, _, (p1,) = move_phase_campaign()
+    Unit.objects.filter(pk=unit(p1, "Warlord 1").pk).update(commander_level=2)
     stack = put(own_stack(p1), "J9")
-    first = Stack.objects.filter(campaign=campaign, hex="J10").order_by("pk").last()
-    event = stack_attack(user=p1.user, campaign=campaign, stack=stack, target=first)
-    retaliation = event.payload["special_retaliation"]
-    assert [r["protector"] for r in retaliation] == [
-        f"stack {s.pk}" for s in Stack.objects.filter(campaign=campaign, hex="J10")
-        .exclude(pk=first.pk).order_by("pk")]
-    used = [r for r in retaliation if r["used"]]
-    assert Stack.objects.filter(retaliation_used=True).count() == len(used)
+    guard, spears = Stack.objects.filter(campaign=campaign, hex="J10").order_by("pk")
+    Unit.objects.filter(stack=guard, commander_level__isnull=False).update(commander_level=2)
+    # The retaliation die's purpose names the protecting stack ("stack <id>") and a die's value
+    # derives from its purpose: give the protector a fixed id so that its roll is repeatable.
+    protector = Stack.objects.create(pk=900_001, campaign=campaign, side=guard.side, hex="J10")
+    Unit.objects.filter(stack=guard).update(stack=protector)
+    guard.delete()
+    event = stack_attack(user=p1.user, campaign=campaign, stack=stack, target=spears)
+    # Attacker (rolls #1-#2, 4+6): TA 29 × CB 13/10 × RN 9/10 × DF (8 − 3 − TB 1.4)/8 (tower 40
+    # + N wall 30 = 70 hits × 0.02) → 15.2685 → 15 on the 6 Spearmen.
+    # Defender (#3-#4, 1+2): TA 24 × RN 11/20 × DF (8 − 37/13)/8 = 67/104 → 8.50… → 8:
+    # Warlord 1 (5) and Scout 1 (3) croak.
+    # Protector (#5-#6, 3+3): a melee stack with a commander, SB 1/2: TA 5 + 6 × 4 + 3 = 32 ×
+    # CB 1.2 × 1/2 × RN 7/10 × 67/104 = 2814/325 → 8.658… → 8: Scout 2 (3), Spearman 1 (4)
+    # croak, Spearman 2 loses 1.
+    assert event.payload["special_retaliation"] == [
+        {"protector": "stack 900001", "used": True, "reason": "SB 0.5", "roll": [3, 3]}]
+    assert ("  stack 900001 strikes attacker: roll 3+3; TA 32 × CB 1.2 × SB 0.5 × AB 1 × "
+            "RN 0.7 × DF 67/104 = 2814/325 → 8 hits (DF = (8 − avgD 37/13 − TB 0) / 8)"
+            ) in event.payload["explanation"]
+    assert [(d["number"], d["purpose"], d["value"]) for d in event.payload["dice"][4:]] == [
+        (5, "special retaliation: stack 900001 die 1", 3),
+        (6, "special retaliation: stack 900001 die 2", 3)]
+    result = event.payload["result"]
+    # The retaliation is not part of the combat's own score (15 against 8).
+    assert (result["hits_on_defender"], result["hits_on_attacker"], result["winner"]) == (
+        15, 8, "attacker")
+    assert {u.name: u.current_hits for u in Unit.objects.filter(owner=p1)
+            if u.name in {"Warlord 1", "Scout 1", "Scout 2", "Spearman 1", "Spearman 2",
+                          "Spearman 3"}} == {
+        "Warlord 1": 0, "Scout 1": 0, "Scout 2": 0, "Spearman 1": 0, "Spearman 2": 3,
+        "Spearman 3": 4}
+    assert list(Stack.objects.filter(retaliation_used=True).values_list("pk", flat=True)) == [
+        900_001]
 
 
 def test_siege_units_damage_a_wall_hexside_from_across_it(unchanged):

@@ -2,6 +2,11 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 from accounts import views as account_views
 
@@ -13,4 +18,8 @@ urlpatterns = [
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("campaigns.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
 ]

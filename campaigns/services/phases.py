@@ -184,8 +184,11 @@ def scout_order_give(
         pk=scout.pk, campaign=campaign
     ).first()
     if unit is None or unit.owner_id != player.pk:
+        # Never name a unit of the other side: its name is hidden by the fog of war.
+        named = unit is not None and unit.unit_type.side_id == player.side_id
         raise NotAllowedError(
-            f"{scout.name} is not one of {player.user.public_name}'s units.", code="not_your_unit"
+            f"{scout.name if named else 'That unit'} is not one of "
+            f"{player.user.public_name}'s units.", code="not_your_unit"
         )
     if unit.stack is None or unit.current_hits == 0:
         raise WrongStateError(f"{unit.name} is not on the map.", code="not_on_map")

@@ -25,6 +25,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "accounts",
@@ -184,12 +187,45 @@ CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
     "options": {"expires": float(DEADLINE_SWEEP_SECONDS)},
 }
 
-# --- REST framework defaults (the API itself comes with its own issue).
+# --- REST API (/api/v1/): session auth for the browser, tokens for bots and tools; every
+# endpoint needs a logged-in user. Token comes first so that an anonymous request is answered
+# 401 with `WWW-Authenticate: Token` (DRF takes that header from the first class).
+# Throttle rates are DRF's "<count>/<second|minute|hour|day>".
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env("API_THROTTLE_ANON", default="60/minute"),
+        "user": env("API_THROTTLE_USER", default="600/minute"),
+    },
+    "DEFAULT_SCHEMA_CLASS": "campaigns.api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "campaigns.api.errors.api_exception_handler",
+}
+# OpenAPI 3 at /api/schema/; Swagger UI and Redoc load their assets from this server
+# (drf-spectacular-sidecar), never from a CDN.
+SPECTACULAR_SETTINGS = {
+    "TITLE": "warcamp API",
+    "DESCRIPTION": "Referee server for play-by-forum hex campaigns: everything a player, the "
+    "Chief Warlord or the GM does in the browser, for bots, tools and other clients.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "PhaseKindEnum": "campaigns.models.PhaseKind",
+        "SideKindEnum": "campaigns.models.SideKind",
+        "RoleEnum": "campaigns.models.Role",
+        "FortificationKindEnum": "campaigns.models.FortificationKind",
+    },
 }
 
 LOGGING = {

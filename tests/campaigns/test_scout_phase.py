@@ -321,3 +321,21 @@ def test_phase_statuses_exist_for_every_alliance_player():
     assert sorted(PlayerPhaseStatus.objects.values_list("membership_id", flat=True)) == sorted(
         m.pk for m in members
     )
+
+
+def test_ordering_an_opposition_unit_never_names_it(unchanged):
+    campaign, _, (p1, *_rest) = started_campaign_factory(players=1)
+    hidden = Unit.objects.filter(campaign=campaign, owner__isnull=True).first()
+    with unchanged(campaign), pytest.raises(CampaignError) as info:
+        scout_order_give(user=p1.user, campaign=campaign, scout=hidden, directions=["S"])
+    assert (info.value.code, str(info.value)) == (
+        "not_your_unit", f"That unit is not one of {p1.user.public_name}'s units.")
+    assert hidden.name not in str(info.value)
+
+
+def test_ordering_a_teammates_scout_names_it(unchanged):
+    campaign, _, (p1, p2, _p3) = started_campaign_factory()
+    scout = scout_of(p1)
+    with unchanged(campaign), pytest.raises(CampaignError) as info:
+        scout_order_give(user=p2.user, campaign=campaign, scout=scout, directions=["S"])
+    assert str(info.value) == f"{scout.name} is not one of {p2.user.public_name}'s units."

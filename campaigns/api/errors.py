@@ -1,0 +1,77 @@
+"""How the API answers errors: one body `{"code", "detail", "field"}` for every refusal.
+
+Domain errors (CampaignError) are 400, missing rights (NotAllowedError) 403, and unknown
+objects 404. A campaign the user is not a member of is unknown to them: 404, never 403, so
+the API does not tell who plays where.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404
+from rest_framework import exceptions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from campaigns.errors import CampaignError, NotAllowedError
+
+NOT_FOUND = {"code": "not_found", "detail": "Not found.", "field": None}
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The body of every 4xx answer of the API."""
+
+    code = serializers.CharField(help_text="Machine-readable reason, e.g. `not_scout_phase`.")
+    detail = serializers.CharField(help_text="A sentence for people, naming the rule.")
+    field = serializers.CharField(
+        allow_null=True, help_text="The input field to blame, when there is one."
+    )
+
+
+def error_body(code: str, detail: str, field: str | None = None) -> dict[str, Any]:
+    return {"code": code, "detail": detail, "field": field}
+
+
+def _drf_error_body(exc: exceptions.APIException) -> dict[str, Any]:
+    if isinstance(exc, exceptions.ValidationError):
+        field, message, code = _first_error(exc.detail, exc.get_codes())
+        return error_body(code or "invalid", message, field)
+    codes = exc.get_codes()
+    code = codes if isinstance(codes, str) else exc.default_code
+    detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    return error_body(str(code), str(detail))
+
+
+def _first_error(detail: Any, codes: Any, path: str = "") -> tuple[str | None, str, str]:
+    """The first message of a (nested) ValidationError, with its dotted field path."""
+    if isinstance(detail, dict):
+        key = next(iter(detail))
+        name = "" if key == "non_field_errors" else str(key)
+        return _first_error(detail[key], codes[key], f"{path}.{name}" if path and name else
+                            path or name)
+    if isinstance(detail, list) and detail:
+        # A list of messages, or a list of per-item errors (then the first non-empty one).
+        for i, item in enumerate(detail):
+            if item:
+                sub = f"{path}.{i}" if isinstance(item, dict | list) and path else path
+                return _first_error(item, codes[i], sub)
+    return (path or None), str(detail), str(codes)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, NotAllowedError) and exc.code == "not_member":
+        return Response(NOT_FOUND, status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, NotAllowedError):
+        return Response(error_body(exc.code, exc.message, exc.field),
+                        status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, CampaignError):
+        return Response(error_body(exc.code, exc.message, exc.field),
+                        status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Http404 | ObjectDoesNotExist):
+        return Response(NOT_FOUND, status=status.HTTP_404_NOT_FOUND)
+    response = exception_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.APIException):
+        response.data = _drf_error_body(exc)
+    return response

@@ -1,0 +1,36 @@
+"""URLs of the REST API, mounted at /api/v1/."""
+
+from django.urls import path
+
+from campaigns.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("campaigns/", views.CampaignListApi.as_view(), name="campaigns"),
+    path("campaigns/join/", views.CampaignJoinApi.as_view(), name="campaign-join"),
+    path("campaigns/<int:campaign_id>/", views.CampaignDetailApi.as_view(), name="campaign"),
+    path("campaigns/<int:campaign_id>/map/", views.MapApi.as_view(), name="map"),
+    path("campaigns/<int:campaign_id>/phase/", views.PhaseStatusApi.as_view(),
+         name="phase-status"),
+    path("campaigns/<int:campaign_id>/phase/end/", views.PhaseEndApi.as_view(),
+         name="phase-end"),
+    path("campaigns/<int:campaign_id>/done/", views.DoneApi.as_view(), name="done"),
+    path("campaigns/<int:campaign_id>/scout-orders/", views.ScoutOrderGiveApi.as_view(),
+         name="scout-orders"),
+    path("campaigns/<int:campaign_id>/scout-orders/<int:order_id>/cancel/",
+         views.ScoutOrderCancelApi.as_view(), name="scout-order-cancel"),
+    path("campaigns/<int:campaign_id>/gm/extend/", views.DeadlineExtendApi.as_view(),
+         name="gm-extend"),
+    path("campaigns/<int:campaign_id>/gm/pause/", views.CampaignPauseApi.as_view(),
+         name="gm-pause"),
+    path("campaigns/<int:campaign_id>/gm/resume/", views.CampaignResumeApi.as_view(),
+         name="gm-resume"),
+    path("notifications/", views.NotificationListApi.as_view(), name="notifications"),
+    path("notifications/unread-count/", views.NotificationUnreadCountApi.as_view(),
+         name="notifications-unread-count"),
+    path("notifications/mark-read/", views.NotificationMarkReadApi.as_view(),
+         name="notifications-mark-read"),
+    path("rules/<slug:ruleset>/<slug:command>/", views.RulesCalculatorApi.as_view(),
+         name="rules-calculator"),
+]

@@ -1,0 +1,449 @@
+"""API views: each reads its input with a nested InputSerializer, calls one service or
+selector, and answers through a nested OutputSerializer. Errors: campaigns/api/errors.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns import selectors
+from campaigns.api import lookups
+from campaigns.api.errors import ErrorSerializer, error_body
+from campaigns.api.serializers import (
+    MapStateSerializer,
+    PhaseBoardSerializer,
+    PhaseSerializer,
+    map_response,
+)
+from campaigns.models import Role
+from campaigns.services import (
+    campaign_join,
+    orders_mark_done,
+    phase_end,
+    scout_order_cancel,
+    scout_order_give,
+)
+from campaigns.services.deadlines import (
+    campaign_pause,
+    campaign_resume,
+    deadline_extend,
+    notifications_mark_read,
+)
+from rules.__main__ import dice_commit, dice_verify
+from rules.jsonio import InputError, as_object
+from rules.registry import RULESETS, get_ruleset
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    described = {
+        400: "Refused: a domain rule or bad input (`code` says which).",
+        401: "Not logged in.",
+        403: "Not allowed: you lack the right (GM only, Chief Warlord only, wrong side).",
+        404: "Not found, or not a campaign of yours.",
+    }
+    return {c: OpenApiResponse(ErrorSerializer, description=described[c]) for c in codes}
+
+
+READ_ERRORS = _errors(401, 404)
+WRITE_ERRORS = _errors(400, 401, 403, 404)
+
+
+def _user(request: Request) -> Any:
+    return request.user
+
+
+# --- Campaigns ---------------------------------------------------------------------------
+
+
+class CampaignListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        status = serializers.CharField()
+        ruleset = serializers.CharField()
+        scenario = serializers.CharField()
+        role = serializers.ChoiceField(choices=Role.choices)
+        side = serializers.CharField(allow_null=True)
+        is_chief_warlord = serializers.BooleanField()
+        membership = serializers.IntegerField(help_text="Your membership id in the campaign.")
+
+    @extend_schema(operation_id="campaigns_list", summary="Your campaigns",
+                   responses={200: OutputSerializer(many=True), **_errors(401)})
+    def get(self, request: Request) -> Response:
+        rows = lookups.campaigns_of(user=_user(request))
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class CampaignDetailApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        status = serializers.CharField()
+        ruleset_key = serializers.CharField()
+        scenario_key = serializers.CharField()
+        phase_hours = serializers.IntegerField()
+        points_budget = serializers.IntegerField()
+        max_unit_types = serializers.IntegerField()
+        ambush_value = serializers.IntegerField()
+        terrain_known_to_all = serializers.BooleanField()
+        hard_deadline = serializers.BooleanField()
+        early_close = serializers.BooleanField()
+        max_extension_hours = serializers.IntegerField()
+        entry_hex = serializers.CharField()
+        victory_hex = serializers.CharField()
+        winner = serializers.CharField()
+        setup_dice_commitment = serializers.CharField()
+        version = serializers.IntegerField()
+        created_at = serializers.DateTimeField()
+
+    @extend_schema(operation_id="campaigns_retrieve", summary="A campaign of yours",
+                   responses={200: OutputSerializer, **READ_ERRORS})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        return Response(self.OutputSerializer(campaign).data)
+
+
+class CampaignJoinApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        invite_code = serializers.CharField(max_length=64)
+
+    class OutputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField(source="pk")
+        campaign = serializers.IntegerField(source="campaign_id")
+        role = serializers.CharField()
+        side = serializers.CharField(source="side.kind")
+
+    @extend_schema(
+        operation_id="campaigns_join", summary="Join a campaign with its invite code",
+        request=InputSerializer, responses={201: OutputSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("invite", value={"invite_code": "k3Jd9x"}, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = campaign_join(user=_user(request), **data.validated_data)
+        return Response(self.OutputSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+# --- Map and phase -------------------------------------------------------------------------
+
+
+class MapApi(APIView):
+    @extend_schema(operation_id="campaigns_map", summary="The map as you see it (fog of war)",
+                   responses={200: MapStateSerializer, **READ_ERRORS})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        return Response(map_response(selectors.map_state(user=_user(request),
+                                                         campaign=campaign)))
+
+
+class PhaseStatusApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        open_phase = PhaseBoardSerializer(
+            allow_null=True, help_text="The open phase's board; null when no phase is open."
+        )
+
+    @extend_schema(operation_id="campaigns_phase_status", summary="The open phase's board",
+                   responses={200: OutputSerializer, **READ_ERRORS})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        board = selectors.phase_status_board(user=_user(request), campaign=campaign)
+        return Response(self.OutputSerializer({"open_phase": board}).data)
+
+
+# --- Orders --------------------------------------------------------------------------------
+
+ON_BEHALF_OF_HELP = ("The membership id of a late ally whose orders the Chief Warlord gives "
+                     "(§5); omit for your own.")
+
+
+class ScoutOrderGiveApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        scout = serializers.IntegerField(help_text="The id of one of your scouts.")
+        directions = serializers.ListField(
+            child=serializers.CharField(max_length=2), allow_empty=False, max_length=64,
+            help_text='The path, one direction a step: "N", "NE", "SE", "S", "SW", "NW".',
+        )
+        on_behalf_of = serializers.IntegerField(required=False, allow_null=True,
+                                                help_text=ON_BEHALF_OF_HELP)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        scout = serializers.IntegerField(source="scout_id")
+        directions = serializers.ListField(child=serializers.CharField())
+        inspected_hexes = serializers.ListField(child=serializers.CharField())
+        proxied_by = serializers.IntegerField(source="proxied_by_id", allow_null=True)
+
+    @extend_schema(
+        operation_id="campaigns_scout_orders_give", summary="Order a scout (scout phase)",
+        request=InputSerializer, responses={201: OutputSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("two steps", request_only=True,
+                                 value={"scout": 12, "directions": ["NE", "NE"]})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        order = scout_order_give(
+            user=user, campaign=campaign,
+            scout=lookups.visible_unit(user=user, campaign=campaign,
+                                       unit_id=data.validated_data["scout"]),
+            directions=data.validated_data["directions"],
+            on_behalf_of=lookups.campaign_membership(
+                campaign=campaign, membership_id=data.validated_data.get("on_behalf_of")),
+        )
+        return Response(self.OutputSerializer(order).data, status=status.HTTP_201_CREATED)
+
+
+class ScoutOrderCancelApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        on_behalf_of = serializers.IntegerField(required=False, allow_null=True,
+                                                help_text=ON_BEHALF_OF_HELP)
+
+    @extend_schema(operation_id="campaigns_scout_orders_cancel", summary="Cancel a scout order",
+                   request=InputSerializer, responses={204: None, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int, order_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        scout_order_cancel(
+            user=user,
+            order=lookups.visible_scout_order(user=user, campaign=campaign, order_id=order_id),
+            on_behalf_of=lookups.campaign_membership(
+                campaign=campaign, membership_id=data.validated_data.get("on_behalf_of")),
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DoneApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        on_behalf_of = serializers.IntegerField(required=False, allow_null=True,
+                                                help_text=ON_BEHALF_OF_HELP)
+
+    class OutputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField(source="membership_id")
+        done_at = serializers.DateTimeField()
+        late = serializers.BooleanField()
+        proxied_by = serializers.IntegerField(source="proxied_by_id", allow_null=True)
+
+    @extend_schema(operation_id="campaigns_done", summary="Mark your orders done",
+                   request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player_status = orders_mark_done(
+            user=user, campaign=campaign,
+            on_behalf_of=lookups.campaign_membership(
+                campaign=campaign, membership_id=data.validated_data.get("on_behalf_of")),
+        )
+        return Response(self.OutputSerializer(player_status).data)
+
+
+class PhaseOpenedSerializer(PhaseSerializer):
+    turn = serializers.IntegerField(source="turn.number")
+
+
+class PhaseEndApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        expected_phase = serializers.IntegerField(
+            required=False, allow_null=True,
+            help_text="The id of the phase you mean to end: refused (`phase_already_closed`) "
+            "when another phase is open by then.",
+        )
+        reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+    OutputSerializer = PhaseOpenedSerializer
+
+    @extend_schema(operation_id="campaigns_end_phase",
+                   summary="End the open phase (Chief Warlord or GM); returns the next phase",
+                   request=InputSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase = phase_end(
+            user=user, campaign=campaign, reason=data.validated_data.get("reason", ""),
+            expected_phase=lookups.campaign_phase(
+                campaign=campaign, phase_id=data.validated_data.get("expected_phase")),
+        )
+        return Response(self.OutputSerializer(phase).data)
+
+
+# --- GM controls -----------------------------------------------------------------------------
+
+
+class GmReasonSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True, max_length=2000,
+                                   help_text="Why: GM decisions are recorded with a reason.")
+
+
+class CampaignClockSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    paused_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+
+
+class DeadlineExtendApi(APIView):
+    class InputSerializer(GmReasonSerializer):
+        hours = serializers.IntegerField(help_text="At least 1; capped per phase by the campaign.")
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        deadline_at = serializers.DateTimeField()
+        extended_hours = serializers.IntegerField()
+
+    @extend_schema(
+        operation_id="campaigns_gm_extend", summary="Extend the open phase's deadline (GM)",
+        request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("a day", request_only=True,
+                                 value={"hours": 24, "reason": "Holiday weekend."})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        phase = deadline_extend(user=user, campaign=campaign, **data.validated_data)
+        return Response(self.OutputSerializer(phase).data)
+
+
+class CampaignPauseApi(APIView):
+    InputSerializer = GmReasonSerializer
+    OutputSerializer = CampaignClockSerializer
+
+    @extend_schema(operation_id="campaigns_gm_pause", summary="Pause the campaign's clock (GM)",
+                   request=GmReasonSerializer,
+                   responses={200: CampaignClockSerializer, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = campaign_pause(user=user, campaign=campaign, **data.validated_data)
+        return Response(self.OutputSerializer(campaign).data)
+
+
+class CampaignResumeApi(APIView):
+    InputSerializer = GmReasonSerializer
+    OutputSerializer = CampaignClockSerializer
+
+    @extend_schema(operation_id="campaigns_gm_resume", summary="Resume a paused campaign (GM)",
+                   request=GmReasonSerializer,
+                   responses={200: CampaignClockSerializer, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = campaign_resume(user=user, campaign=campaign, **data.validated_data)
+        return Response(self.OutputSerializer(campaign).data)
+
+
+# --- Notifications -------------------------------------------------------------------------
+
+
+class NotificationListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        campaign = serializers.IntegerField(source="campaign_id")
+        campaign_name = serializers.CharField(source="campaign.name")
+        kind = serializers.CharField()
+        message = serializers.CharField()
+        created_at = serializers.DateTimeField()
+        read_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema(operation_id="notifications_list", summary="Your latest 50 notifications",
+                   responses={200: OutputSerializer(many=True), **_errors(401)})
+    def get(self, request: Request) -> Response:
+        rows = selectors.notifications_for(user=_user(request))
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class NotificationUnreadCountApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        unread = serializers.IntegerField()
+
+    @extend_schema(operation_id="notifications_unread_count", summary="How many are unread",
+                   responses={200: OutputSerializer, **_errors(401)})
+    def get(self, request: Request) -> Response:
+        count = selectors.notifications_unread_count(user=_user(request))
+        return Response(self.OutputSerializer({"unread": count}).data)
+
+
+class NotificationMarkReadApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        ids = serializers.ListField(child=serializers.IntegerField(), max_length=1000)
+
+    class OutputSerializer(serializers.Serializer):
+        marked = serializers.IntegerField(help_text="How many were unread and are read now.")
+
+    @extend_schema(operation_id="notifications_mark_read", summary="Mark notifications read",
+                   request=InputSerializer, responses={200: OutputSerializer, **_errors(400, 401)},
+                   examples=[OpenApiExample("two", request_only=True, value={"ids": [7, 9]})])
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        marked = notifications_mark_read(user=_user(request),
+                                         notification_ids=data.validated_data["ids"])
+        return Response(self.OutputSerializer({"marked": marked}).data)
+
+
+# --- Rules calculators ---------------------------------------------------------------------
+
+# `python -m rules dice …` next to each ruleset's calculators: the same functions, same JSON.
+DICE_CALCULATORS = {"verify": dice_verify, "commit": dice_commit}
+
+
+def _calculator(ruleset: str, command: str) -> Any:
+    found: Any
+    if ruleset == "dice":
+        found = DICE_CALCULATORS.get(command)
+    elif ruleset in RULESETS:
+        found = get_ruleset(ruleset).calculators().get(command)
+    else:
+        found = None
+    if found is None:
+        raise Http404
+    return found
+
+
+class RulesCalculatorApi(APIView):
+    """The offline calculators of `python -m rules`, over HTTP: no game state, so open to
+    anyone (throttled)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="rules_calculate",
+        summary="Run a rules calculator (the JSON of `python -m rules <ruleset> <command>`)",
+        description="`ruleset` is a ruleset key (" + ", ".join(RULESETS) + ") or `dice` "
+        "(commands `verify`, `commit`). One JSON object in, one out; bad input is 400 with "
+        "`code` `bad_input` and `field` the dotted path of the offending value.",
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, **_errors(400, 404)},
+        examples=[OpenApiExample("dice commit", request_only=True, value={"seed": "abc"})],
+    )
+    def post(self, request: Request, ruleset: str, command: str) -> Response:
+        calculator = _calculator(ruleset, command)
+        try:
+            result = calculator(as_object(request.data, "input"))
+        except InputError as exc:
+            return Response(error_body("bad_input", exc.message, exc.field or None),
+                            status=status.HTTP_400_BAD_REQUEST)
+        except ValueError as exc:
+            return Response(error_body("bad_input", str(exc)), status=status.HTTP_400_BAD_REQUEST)
+        return Response(result)

@@ -447,6 +447,35 @@ class Strike:
         return lines
 
 
+def strike(
+    *,
+    by: str,
+    on: str,
+    roll: tuple[int, int],
+    factors: Factors,
+    hp: tuple[int, ...],
+    units: Sequence[CombatUnit],
+    target: int | None = None,
+) -> Strike:
+    """`by` strikes the stack `units` (hits now `hp`): its hits allocated, what each unit lost."""
+    after = allocate_hits(
+        hits=factors.hits,
+        current=hp,
+        commanders=[u.is_commander for u in units],
+        target=target,
+    )
+    return Strike(
+        by=by,
+        on=on,
+        roll=roll,
+        factors=factors,
+        directed_target=target,
+        hits_before=hp,
+        hits_after=after,
+        unit_names=tuple(u.name for u in units),
+    )
+
+
 @dataclass(frozen=True, kw_only=True)
 class UnitOutcome:
     """A unit after the combat (and any special retaliation)."""
@@ -626,7 +655,6 @@ def resolve_with_rolls(combat: Combat, *, roll_source: RollSource) -> CombatResu
     att_stats = [u.stats for u in attacker.units]
     def_stats = [u.stats for u in defender.units]
     att_commanders = [u.is_commander for u in attacker.units]
-    def_commanders = [u.is_commander for u in defender.units]
     att_hp: tuple[int, ...] = tuple(u.hits_now for u in attacker.units)
     def_hp: tuple[int, ...] = tuple(u.hits_now for u in defender.units)
     notes: list[str] = []
@@ -682,34 +710,14 @@ def resolve_with_rolls(combat: Combat, *, roll_source: RollSource) -> CombatResu
         target = combat.target if led else None
         if combat.target is not None and not led:
             notes.append("the attacking commander was croaked first, so hits go in stack order")
-        after = allocate_hits(
-            hits=factors.hits, current=def_hp, commanders=def_commanders, target=target
-        )
-        return Strike(
-            by=ATTACKER,
-            on=DEFENDER,
-            roll=roll,
-            factors=factors,
-            directed_target=target,
-            hits_before=def_hp,
-            hits_after=after,
-            unit_names=tuple(u.name for u in defender.units),
-        )
+        return strike(by=ATTACKER, on=DEFENDER, roll=roll, factors=factors, hp=def_hp,
+                      units=defender.units, target=target)
 
     def defender_strikes(hp_def: tuple[int, ...]) -> Strike:
         roll = roll_source(DEFENDER, defender.roll, "combat: defender")
         factors = defender_factors(hp_def, roll)
-        after = allocate_hits(hits=factors.hits, current=att_hp, commanders=att_commanders)
-        return Strike(
-            by=DEFENDER,
-            on=ATTACKER,
-            roll=roll,
-            factors=factors,
-            directed_target=None,
-            hits_before=att_hp,
-            hits_after=after,
-            unit_names=tuple(u.name for u in attacker.units),
-        )
+        return strike(by=DEFENDER, on=ATTACKER, roll=roll, factors=factors, hp=att_hp,
+                      units=attacker.units)
 
     withdrew = False
     att_strike: Strike | None = None
@@ -887,44 +895,18 @@ def _special_retaliation(
             avg_defence=att_avg_d,
             tb=Fraction(0),
         )
-        after_att = allocate_hits(
-            hits=on_attacker_factors.hits,
-            current=att_hp,
-            commanders=[u.is_commander for u in attacker.units],
-        )
-        on_attacker = Strike(
-            by=label,
-            on=ATTACKER,
-            roll=roll,
-            factors=on_attacker_factors,
-            directed_target=None,
-            hits_before=att_hp,
-            hits_after=after_att,
-            unit_names=tuple(u.name for u in attacker.units),
-        )
-        att_hp = after_att
+        on_attacker = strike(by=label, on=ATTACKER, roll=roll, factors=on_attacker_factors,
+                             hp=att_hp, units=attacker.units)
+        att_hp = on_attacker.hits_after
         on_protected = None
         reason = f"SB {format_fraction(sb)}"
         if ranged and involves_melee:
             # A ranged stack shooting into a melee also hits the stack it protects, at SB 1/8;
             # the shots come from inside the hex, so no terrain or fortification bonus applies.
             own_factors = replace(on_attacker_factors, sb=Fraction(1, 8), avg_defence=def_avg_d)
-            after_def = allocate_hits(
-                hits=own_factors.hits,
-                current=def_hp,
-                commanders=[u.is_commander for u in defender.units],
-            )
-            on_protected = Strike(
-                by=label,
-                on=DEFENDER,
-                roll=roll,
-                factors=own_factors,
-                directed_target=None,
-                hits_before=def_hp,
-                hits_after=after_def,
-                unit_names=tuple(u.name for u in defender.units),
-            )
-            def_hp = after_def
+            on_protected = strike(by=label, on=DEFENDER, roll=roll, factors=own_factors,
+                                  hp=def_hp, units=defender.units)
+            def_hp = on_protected.hits_after
             reason += "; a ranged stack in a combat with melee also strikes its own stack at SB 1/8"
         out.append(
             Retaliation(

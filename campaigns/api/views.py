@@ -7,7 +7,12 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -321,36 +326,34 @@ class DeadlineExtendApi(APIView):
         return Response(self.OutputSerializer(phase).data)
 
 
-class CampaignPauseApi(APIView):
+class _CampaignClockApi(APIView):
+    """Pause or resume: the GM with a reason; the same body and answer for both."""
+
     InputSerializer = GmReasonSerializer
     OutputSerializer = CampaignClockSerializer
+    service: Any = None  # campaign_pause or campaign_resume
 
-    @extend_schema(operation_id="campaigns_gm_pause", summary="Pause the campaign's clock (GM)",
-                   request=GmReasonSerializer,
-                   responses={200: CampaignClockSerializer, **WRITE_ERRORS})
     def post(self, request: Request, campaign_id: int) -> Response:
         user = _user(request)
         campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        campaign = campaign_pause(user=user, campaign=campaign, **data.validated_data)
+        campaign = type(self).service(user=user, campaign=campaign, **data.validated_data)
         return Response(self.OutputSerializer(campaign).data)
 
 
-class CampaignResumeApi(APIView):
-    InputSerializer = GmReasonSerializer
-    OutputSerializer = CampaignClockSerializer
+@extend_schema_view(post=extend_schema(
+    operation_id="campaigns_gm_pause", summary="Pause the campaign's clock (GM)",
+    request=GmReasonSerializer, responses={200: CampaignClockSerializer, **WRITE_ERRORS}))
+class CampaignPauseApi(_CampaignClockApi):
+    service = staticmethod(campaign_pause)
 
-    @extend_schema(operation_id="campaigns_gm_resume", summary="Resume a paused campaign (GM)",
-                   request=GmReasonSerializer,
-                   responses={200: CampaignClockSerializer, **WRITE_ERRORS})
-    def post(self, request: Request, campaign_id: int) -> Response:
-        user = _user(request)
-        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        campaign = campaign_resume(user=user, campaign=campaign, **data.validated_data)
-        return Response(self.OutputSerializer(campaign).data)
+
+@extend_schema_view(post=extend_schema(
+    operation_id="campaigns_gm_resume", summary="Resume a paused campaign (GM)",
+    request=GmReasonSerializer, responses={200: CampaignClockSerializer, **WRITE_ERRORS}))
+class CampaignResumeApi(_CampaignClockApi):
+    service = staticmethod(campaign_resume)
 
 
 # --- Notifications -------------------------------------------------------------------------

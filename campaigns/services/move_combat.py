@@ -142,6 +142,18 @@ class MoveResult:
     combat: Event | None = None
 
 
+def _own_stack(
+    *, user: User, campaign: Campaign, stack: Stack, on_behalf_of: Membership | None
+) -> tuple[Campaign, Actor, Stack, list[Unit]]:
+    """Lock the campaign and the stack, and check the acting player commands all its units."""
+    campaign = lock_campaign(campaign)
+    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
+    (stack,) = lock_stacks(campaign, [stack])
+    units = stack_units(stack)
+    require_own(actor, stack, units)
+    return campaign, actor, stack, units
+
+
 @transaction.atomic
 def stack_move(
     *,
@@ -156,11 +168,9 @@ def stack_move(
     cheapest path (§2). Each step is checked by the rules; a refused step refuses the whole
     move. Entering an unscouted hex holding an enemy stack is an ambush: the stack stops in
     the hex it came from and the enemy attacks it (§3)."""
-    campaign = lock_campaign(campaign)
-    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
-    (stack,) = lock_stacks(campaign, [stack])
-    units = stack_units(stack)
-    require_own(actor, stack, units)
+    campaign, actor, stack, units = _own_stack(
+        user=user, campaign=campaign, stack=stack, on_behalf_of=on_behalf_of
+    )
     if (path is None) == (destination is None):
         raise RuleViolationError("Give either a path or a destination.", code="invalid_field",
                                  field="path")
@@ -333,11 +343,9 @@ def stack_split(
     on_behalf_of: Membership | None = None,
 ) -> Stack:
     """Split `units` off into a new stack in the same hex, keeping their order (§2)."""
-    campaign = lock_campaign(campaign)
-    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
-    (stack,) = lock_stacks(campaign, [stack])
-    current = stack_units(stack)
-    require_own(actor, stack, current)
+    campaign, actor, stack, current = _own_stack(
+        user=user, campaign=campaign, stack=stack, on_behalf_of=on_behalf_of
+    )
     wanted = {u.pk for u in units}
     if not wanted or not wanted <= {u.pk for u in current}:
         raise RuleViolationError("Split off one or more units of this stack.",
@@ -418,11 +426,9 @@ def stack_reorder(
     on_behalf_of: Membership | None = None,
 ) -> Stack:
     """Put the stack's units in a new order: hits are taken in stack order (§3)."""
-    campaign = lock_campaign(campaign)
-    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
-    (stack,) = lock_stacks(campaign, [stack])
-    current = stack_units(stack)
-    require_own(actor, stack, current)
+    campaign, actor, stack, current = _own_stack(
+        user=user, campaign=campaign, stack=stack, on_behalf_of=on_behalf_of
+    )
     ids = [u.pk for u in order]
     if sorted(ids) != sorted(u.pk for u in current):
         raise RuleViolationError("The new order must list every unit of the stack once.",
@@ -656,11 +662,9 @@ def fortification_besiege(
     """Siege units of a stack attack an enemy tower (from its hex) or wall hexside (from the
     hex across it): damage = floor(siege attack × CB × RN) (§4). Siege units that attack
     have attacked for the turn, and the stack has fought."""
-    campaign = lock_campaign(campaign)
-    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
-    (stack,) = lock_stacks(campaign, [stack])
-    units = stack_units(stack)
-    require_own(actor, stack, units)
+    campaign, actor, stack, units = _own_stack(
+        user=user, campaign=campaign, stack=stack, on_behalf_of=on_behalf_of
+    )
     fort = Fortification.objects.select_for_update().select_related("owner").filter(
         pk=fortification.pk, campaign=campaign).first()
     if fort is None:

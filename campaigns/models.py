@@ -690,3 +690,22 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return self.body[:60]
+
+
+class SavedScenario(models.Model):
+    """A scenario a GM drew in the scenario editor: the same JSON as a scenario file."""
+
+    key = models.SlugField(max_length=64, unique=True, help_text="Lowercase letters, digits and _.")
+    name = models.CharField(max_length=120)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    data = models.JSONField(help_text="The scenario, exactly as a scenario file holds it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

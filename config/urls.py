@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("campaigns/", include("campaigns.web.urls")),
     path("api/v1/", include("campaigns.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

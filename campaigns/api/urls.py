@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from campaigns.api import views
+from campaigns.api import urls_play, urls_setup, views
 
 app_name = "api"
 
@@ -34,3 +34,4 @@ urlpatterns = [
     path("rules/<slug:ruleset>/<slug:command>/", views.RulesCalculatorApi.as_view(),
          name="rules-calculator"),
 ]
+urlpatterns += urls_setup.urlpatterns + urls_play.urlpatterns

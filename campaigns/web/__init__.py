@@ -1,0 +1,1 @@
+"""The browser: server-rendered pages over the same services and selectors as the API."""

@@ -1,0 +1,5 @@
+"""Pages: forum."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

@@ -1,0 +1,5 @@
+"""Pages: gm."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

@@ -1,0 +1,5 @@
+"""Pages: home."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

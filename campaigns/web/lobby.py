@@ -1,0 +1,5 @@
+"""Pages: lobby."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

@@ -1,0 +1,5 @@
+"""Pages: map."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

@@ -1,0 +1,5 @@
+"""Pages: reports."""
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

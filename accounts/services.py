@@ -1,6 +1,7 @@
-"""Writes on accounts: profile updates and demo users."""
+"""Writes on accounts: profile updates, API tokens and demo users."""
 
 from django.db import transaction
+from rest_framework.authtoken.models import Token
 
 from .models import NotificationKind, User
 
@@ -20,6 +21,22 @@ def user_update_profile(
     user.full_clean(exclude=["password"])
     user.save(update_fields=["display_name", "time_zone", "email_notifications"])
     return user
+
+
+@transaction.atomic
+def api_token_create(*, user: User) -> Token:
+    """A new API token for `user`, replacing any old one (which stops working at once)."""
+    # The user row lock serialises two clicks at once: DRF allows one token per user.
+    User.objects.select_for_update().get(pk=user.pk)
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)
+
+
+@transaction.atomic
+def api_token_revoke(*, user: User) -> bool:
+    """Delete the user's API token; returns whether there was one."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return deleted > 0
 
 
 @transaction.atomic

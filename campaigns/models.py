@@ -709,3 +709,128 @@ class SavedScenario(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# --- Forum (issue 8): threads by audience, posts, mentions, read markers, share tokens ----
+
+
+class ThreadAudience(models.TextChoices):
+    PUBLIC = "public", "Public"
+    SIDE = "side", "Side"
+    GM = "gm", "GM notes"
+
+
+class Thread(models.Model):
+    """A campaign's thread for one audience: everyone, one side (its players and the GM),
+    or the GM alone."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="threads")
+    audience = models.CharField(max_length=8, choices=ThreadAudience.choices)
+    side = models.ForeignKey(
+        Side, on_delete=models.CASCADE, null=True, blank=True, related_name="threads"
+    )
+    title = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "audience"], condition=~Q(audience="side"),
+                name="thread_one_per_audience",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "side"], condition=Q(audience="side"),
+                name="thread_one_per_side",
+            ),
+            models.CheckConstraint(
+                condition=(Q(audience="side") & Q(side__isnull=False))
+                | (Q(audience__in=["public", "gm"]) & Q(side__isnull=True)),
+                name="thread_side_iff_side_audience",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Post(models.Model):
+    """A post in Markdown; a system post has no author and names the event it reports."""
+
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="posts"
+    )
+    body = models.TextField(help_text="Markdown source; rendered and sanitized when shown.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    edited_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            # An event is reported once per thread, however often the engine retries.
+            models.UniqueConstraint(
+                fields=["thread", "event"], condition=Q(event__isnull=False),
+                name="post_event_once_per_thread",
+            ),
+        ]
+        indexes = [models.Index(fields=["thread", "id"], name="post_thread_idx")]
+
+    def __str__(self) -> str:
+        return self.body[:60]
+
+
+class PostMention(models.Model):
+    """A user @mentioned in a post: the row exists once, so they are notified once."""
+
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="mentions")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["post", "user"], name="post_mention_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in post {self.post_id}"
+
+
+class ThreadReadMarker(models.Model):
+    """The last post of a thread a user has seen; later posts are unread."""
+
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="read_markers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    last_read_post_id = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["thread", "user"], name="thread_read_marker_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} read {self.thread} up to {self.last_read_post_id}"
+
+
+class ShareToken(models.Model):
+    """A revocable secret that lets a feed reader or an external forum's embed see what its
+    user may see of one campaign (private feeds and map images); nothing more."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="share_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="share_tokens"
+    )
+    token = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.label or f"token {self.pk}"

@@ -1,7 +1,7 @@
 """URL configuration."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -9,13 +9,18 @@ from drf_spectacular.views import (
 )
 
 from accounts import views as account_views
+from campaigns.api.errors import api_not_found
+from campaigns.web.home import home as campaign_home
 
 from .health import healthz
 
 urlpatterns = [
-    path("", account_views.home, name="home"),
+    path("", campaign_home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/profile/api-token/", account_views.api_token_new, name="api-token-create"),
+    path("accounts/profile/api-token/revoke/", account_views.api_token_delete,
+         name="api-token-revoke"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("campaigns/", include("campaigns.web.urls")),
@@ -23,4 +28,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Last: any other path under /api/ answers with the API's JSON 404, not the HTML page.
+    re_path(r"^api/", api_not_found),
 ]

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
-from django.http import Http404
+from django.core.exceptions import (
+    ObjectDoesNotExist,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -60,6 +66,12 @@ def _first_error(detail: Any, codes: Any, path: str = "") -> tuple[str | None, s
     return (path or None), str(detail), str(codes)
 
 
+@csrf_exempt  # it changes nothing; a POST without a CSRF token must get the 404 body too
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any path under /api/ that no route matches (`campaigns/abc/`): the API's 404 body."""
+    return JsonResponse(NOT_FOUND, status=404)
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, NotAllowedError) and exc.code == "not_member":
         return Response(NOT_FOUND, status=status.HTTP_404_NOT_FOUND)
@@ -71,6 +83,10 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
                         status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404 | ObjectDoesNotExist):
         return Response(NOT_FOUND, status=status.HTTP_404_NOT_FOUND)
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent | RequestDataTooBig):
+        # Django's limits on a form body: left alone they become the site's HTML 400 page.
+        return Response(error_body("request_too_large", str(exc)),
+                        status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)
     if response is not None and isinstance(exc, exceptions.APIException):
         response.data = _drf_error_body(exc)

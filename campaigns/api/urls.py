@@ -2,12 +2,14 @@
 
 from django.urls import path
 
-from campaigns.api import urls_play, urls_setup, views
+from campaigns.api import urls_play, urls_setup, views, views_setup
+from campaigns.api.views_forum import urlpatterns as views_forum_urlpatterns
 
 app_name = "api"
 
 urlpatterns = [
-    path("campaigns/", views.CampaignListApi.as_view(), name="campaigns"),
+    # GET lists my campaigns, POST creates one (views_setup extends CampaignListApi).
+    path("campaigns/", views_setup.CampaignListCreateApi.as_view(), name="campaigns"),
     path("campaigns/join/", views.CampaignJoinApi.as_view(), name="campaign-join"),
     path("campaigns/<int:campaign_id>/", views.CampaignDetailApi.as_view(), name="campaign"),
     path("campaigns/<int:campaign_id>/map/", views.MapApi.as_view(), name="map"),
@@ -35,3 +37,4 @@ urlpatterns = [
          name="rules-calculator"),
 ]
 urlpatterns += urls_setup.urlpatterns + urls_play.urlpatterns
+urlpatterns += views_forum_urlpatterns

@@ -1,5 +1,26 @@
 """API routes before and around play: creation, army design, election, reports, events, dice."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-urlpatterns: list[URLPattern] = []
+from campaigns.api import views_setup as v
+
+C = "campaigns/<int:campaign_id>/"
+
+urlpatterns: list[URLPattern] = [
+    path("scenarios/", v.ScenarioListApi.as_view(), name="scenarios"),
+    path(C + "unit-types/", v.UnitTypeListApi.as_view(), name="unit-types"),
+    path(C + "unit-types/<int:type_id>/", v.UnitTypeDetailApi.as_view(), name="unit-type"),
+    path(C + "units/buy/", v.UnitsBuyApi.as_view(), name="units-buy"),
+    path(C + "army/", v.ArmyApi.as_view(), name="army"),
+    path(C + "army/ready/", v.ArmyReadyApi.as_view(), name="army-ready"),
+    path(C + "army/not-ready/", v.ArmyNotReadyApi.as_view(), name="army-not-ready"),
+    path(C + "election/vote/", v.ElectionVoteApi.as_view(), name="election-vote"),
+    path(C + "gm/appoint-chief-warlord/", v.ChiefWarlordAppointApi.as_view(),
+         name="gm-appoint-chief-warlord"),
+    path(C + "gm/start/", v.CampaignStartApi.as_view(), name="gm-start"),
+    path(C + "reports/", v.ReportListApi.as_view(), name="reports"),
+    path(C + "reports/<int:event_id>/", v.ReportDetailApi.as_view(), name="report"),
+    path(C + "events/", v.EventListApi.as_view(), name="events"),
+    path(C + "phases/<int:phase_id>/dice/", v.PhaseDiceApi.as_view(), name="phase-dice"),
+    path(C + "setup-dice/", v.SetupDiceApi.as_view(), name="setup-dice"),
+]

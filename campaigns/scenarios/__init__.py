@@ -2,7 +2,8 @@
 
 A scenario is plain data: map size and terrain, entry and pop hexes, the victory hex,
 fortifications, and the opposition's unit types and stacks. `load_scenario(key)` reads
-`<key>.json`, `parse_scenario(data)` checks everything (shape here, rules through the
+`<key>.json`, or else the GM-made SavedScenario of that key (the same JSON, drawn in the
+scenario editor); `parse_scenario(data)` checks everything (shape here, rules through the
 ruleset) and returns frozen dataclasses, or raises ScenarioError naming the field.
 """
 
@@ -67,18 +68,32 @@ class Scenario:
     board: Board
 
 
-def scenario_keys() -> list[str]:
+def file_scenario_keys() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
 
 
+def saved_scenario_keys() -> list[str]:
+    # Imported here: this module is plain data loading and must import before the app
+    # registry is ready (management commands, the rules CLI's neighbours).
+    from campaigns.models import SavedScenario
+
+    return sorted(SavedScenario.objects.values_list("key", flat=True))
+
+
+def scenario_keys() -> list[str]:
+    """Every scenario a campaign can be created from: the files, then the GM-made ones."""
+    return sorted({*file_scenario_keys(), *saved_scenario_keys()})
+
+
 def load_scenario(key: str) -> Scenario:
-    """The scenario `<key>.json` of this folder, validated."""
+    """The scenario `<key>.json` of this folder, or else the saved scenario `key`, validated.
+
+    A file wins over a saved scenario of the same key (scenario_save refuses such keys)."""
     if not _KEY.fullmatch(key):
         raise ScenarioError(f"Scenario key {key!r} must be lowercase letters, digits and _.")
     path = SCENARIO_DIR / f"{key}.json"
     if not path.exists():
-        known = ", ".join(scenario_keys())
-        raise ScenarioError(f"There is no scenario {key!r}; known scenarios: {known}.")
+        return _load_saved(key)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
@@ -86,6 +101,21 @@ def load_scenario(key: str) -> Scenario:
     scenario = parse_scenario(data)
     if scenario.key != key:
         raise ScenarioError(f"key: {path.name} says its key is {scenario.key!r}, not {key!r}.")
+    return scenario
+
+
+def _load_saved(key: str) -> Scenario:
+    from campaigns.models import SavedScenario
+
+    data = SavedScenario.objects.filter(key=key).values_list("data", flat=True).first()
+    if data is None:
+        known = ", ".join(scenario_keys())
+        raise ScenarioError(f"There is no scenario {key!r}; known scenarios: {known}.")
+    # Saved data passed parse_scenario when it was saved; it is checked again because the
+    # rules may have changed since, and a campaign must never start from an invalid map.
+    scenario = parse_scenario(data)
+    if scenario.key != key:
+        raise ScenarioError(f"key: saved scenario {key!r} says its key is {scenario.key!r}.")
     return scenario
 
 

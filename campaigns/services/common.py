@@ -79,7 +79,9 @@ def record_event(
     phase: Phase | None = None,
     side: Side | None = None,
 ) -> Event:
-    return Event.objects.create(
+    from campaigns.services.forum import forum_on_event
+
+    event = Event.objects.create(
         campaign=campaign,
         kind=kind,
         summary=summary,
@@ -88,6 +90,9 @@ def record_event(
         phase=phase,
         side=side,
     )
+    # The forum's threads and system posts are written in the same transaction as the event.
+    forum_on_event(event)
+    return event
 
 
 def notify(

@@ -25,6 +25,7 @@ from campaigns.models import (
     FortificationKind,
     Membership,
     PhaseKind,
+    Side,
     Stack,
     Unit,
 )
@@ -59,9 +60,10 @@ from campaigns.services.engine import (
     stack_units,
     store_phase_rolls,
 )
-from rules.erfworld.board import other_side
+from rules.erfworld.board import Board, other_side
 from rules.erfworld.combat import (
     AttackError,
+    AttackPlan,
     Combat,
     CombatError,
     TargetStack,
@@ -142,6 +144,19 @@ class MoveResult:
     combat: Event | None = None
 
 
+def move_boards(
+    *, campaign: Campaign, actor: Actor, stack: Stack, units: list[Unit]
+) -> tuple[Board, Board, MovingStack]:
+    """(the real board, the board as the actor's side knows it, the stack as the rules move
+    it): what a move is planned on, shared with the reachable-hexes and path reads."""
+    real = board_for(campaign)
+    known = known_board(real, campaign=campaign, side=actor.side, phase=actor.phase)
+    moving = MovingStack(side=rules_side(actor.side), hex=parse_label(stack.hex),
+                         members=stack_members(units), fought=stack.fought,
+                         moved_after_fighting=stack.moved_after_fighting)
+    return real, known, moving
+
+
 def _own_stack(
     *, user: User, campaign: Campaign, stack: Stack, on_behalf_of: Membership | None
 ) -> tuple[Campaign, Actor, Stack, list[Unit]]:
@@ -175,10 +190,7 @@ def stack_move(
         raise RuleViolationError("Give either a path or a destination.", code="invalid_field",
                                  field="path")
     side = rules_side(actor.side)
-    real = board_for(campaign)
-    known = known_board(real, campaign=campaign, side=actor.side, phase=actor.phase)
-    moving = MovingStack(side=side, hex=parse_label(stack.hex), members=stack_members(units),
-                         fought=stack.fought, moved_after_fighting=stack.moved_after_fighting)
+    real, known, moving = move_boards(campaign=campaign, actor=actor, stack=stack, units=units)
     if destination is not None:
         goal = parse_label(_hex(destination, "destination"))
         try:
@@ -516,25 +528,37 @@ _ATTACK_CODES = (
 )
 
 
-@transaction.atomic
-def stack_attack(
+@dataclass(frozen=True)
+class AttackSetup:
+    """An attack checked against §3 and the Combat the rules resolve (or the odds enumerate):
+    who fights (`fighting`, in the order of `combat.attacker.units`), the defending stack's
+    units (the order of `combat.defender.units`) and the protecting stacks of its hex."""
+
+    combat: Combat
+    plan: AttackPlan
+    fighting: list[Unit]
+    defender_units: list[Unit]
+    protectors: list[Stack]
+    fortification_hits: int
+    fortified: bool
+
+
+def attack_setup(
     *,
-    user: User,
     campaign: Campaign,
-    stack: Stack,
-    target: Stack,
+    side: Side,
+    attacker: Stack,
+    defender: Stack,
+    attacker_units: list[Unit],
     withdraw: bool = False,
     directed_at: Unit | None = None,
     ranged: bool | None = None,
-    on_behalf_of: Membership | None = None,
-) -> Event:
-    """One stack attacks an enemy stack in an adjacent hex (§3), resolved at once."""
-    campaign = lock_campaign(campaign)
-    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
-    attacker, defender = lock_stacks(campaign, [stack, target])
-    att_units = stack_units(attacker)
-    require_own(actor, attacker, att_units)
-    if defender.side_id == actor.side.pk:
+    lock: bool = True,
+) -> AttackSetup:
+    """Check an attack by `side`'s stack on an enemy stack and build its Combat; the one
+    construction the attack service resolves and the attack preview computes odds for.
+    `lock` locks the defender's hex's stacks (the service); a read passes False."""
+    if defender.side_id == side.pk:
         raise RuleViolationError("That stack is of your own side.", code="not_enemy")
     if distance(parse_label(attacker.hex), parse_label(defender.hex)) != 1:
         raise RuleViolationError(
@@ -546,10 +570,8 @@ def stack_attack(
     chief_id = chief.pk if chief else None
     chief_hex = chief.stack.hex if chief and chief.stack else None
 
-    hex_stacks = list(
-        Stack.objects.select_for_update().filter(campaign=campaign, hex=defender.hex,
-                                                 side=defender.side_id).order_by("pk")
-    )
+    in_hex = Stack.objects.filter(campaign=campaign, hex=defender.hex, side=defender.side_id)
+    hex_stacks = list((in_hex.select_for_update() if lock else in_hex).order_by("pk"))
     units_of = {s.pk: stack_units(s) for s in hex_stacks}
     targets = [
         TargetStack(units=tuple(unit_stats(u.unit_type) for u in units_of[s.pk]),
@@ -559,18 +581,18 @@ def stack_attack(
     ]
     alive_stacks = [s for s in hex_stacks if units_of[s.pk]]
     index = next(i for i, s in enumerate(alive_stacks) if s.pk == defender.pk)
-    all_att = combat_units(att_units, chief_warlord=chief_id)
+    all_att = combat_units(attacker_units, chief_warlord=chief_id)
     try:
         plan = validate_attack(
             attacking_units=all_att,
-            attacked_this_turn=[i for i, u in enumerate(att_units) if u.has_attacked],
+            attacked_this_turn=[i for i, u in enumerate(attacker_units) if u.has_attacked],
             target_hex_stacks=targets, target=index,
             target_hex_terrain=board.terrain_at(parse_label(defender.hex)), ranged=ranged,
         )
     except AttackError as exc:
         code = next((c for key, c in _ATTACK_CODES if key in str(exc)), "attack_rule")
         raise RuleViolationError(str(exc), code=code) from exc
-    fighting = [u for u in att_units if not u.has_attacked]
+    fighting = [u for u in attacker_units if not u.has_attacked]
     def_units = units_of[defender.pk]
     target_index = None
     if directed_at is not None:
@@ -589,7 +611,7 @@ def stack_attack(
                 combat_side(fighting, name=f"stack {attacker.pk}", chief_warlord=chief_id,
                             hex_has_chief=chief_hex == attacker.hex
                             and chief_id not in {u.pk for u in fighting}
-                            and chief is not None and chief.side_id == actor.side.pk),
+                            and chief is not None and chief.side_id == side.pk),
                 units=plan.units,
             ),
             defender=replace(
@@ -611,6 +633,35 @@ def stack_attack(
     except CombatError as exc:
         raise RuleViolationError(str(exc), code="directed_needs_commander",
                                  field="directed_at") from exc
+    return AttackSetup(combat=combat, plan=plan, fighting=fighting, defender_units=def_units,
+                       protectors=protectors, fortification_hits=fort_hits,
+                       fortified=fortified)
+
+
+@transaction.atomic
+def stack_attack(
+    *,
+    user: User,
+    campaign: Campaign,
+    stack: Stack,
+    target: Stack,
+    withdraw: bool = False,
+    directed_at: Unit | None = None,
+    ranged: bool | None = None,
+    on_behalf_of: Membership | None = None,
+) -> Event:
+    """One stack attacks an enemy stack in an adjacent hex (§3), resolved at once."""
+    campaign = lock_campaign(campaign)
+    actor = acting(user=user, campaign=campaign, on_behalf_of=on_behalf_of)
+    attacker, defender = lock_stacks(campaign, [stack, target])
+    att_units = stack_units(attacker)
+    require_own(actor, attacker, att_units)
+    setup = attack_setup(campaign=campaign, side=actor.side, attacker=attacker,
+                         defender=defender, attacker_units=att_units, withdraw=withdraw,
+                         directed_at=directed_at, ranged=ranged)
+    combat, plan, protectors = setup.combat, setup.plan, setup.protectors
+    fighting, def_units = setup.fighting, setup.defender_units
+    fort_hits, fortified = setup.fortification_hits, setup.fortified
     dice = phase_dice(actor.phase)
     result = resolve_combat(combat, dice=dice)
     rolls = store_phase_rolls(actor.phase, dice)

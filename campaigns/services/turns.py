@@ -277,6 +277,12 @@ def pops_buy(
     player = Membership.objects.select_for_update().select_related("user").get(pk=player.pk)
     own = {t.name: t for t in UnitType.objects.filter(owner=player)}
     chosen = next((t for t in own.values() if t.pk == unit_type.pk), None)
+    if chosen is None and unit_type.name in own:
+        # An ally's design named like one of the player's: the rules look types up by name.
+        raise RuleViolationError(
+            f"{unit_type.name!r} is another player's unit type, not one of yours; pops can "
+            "only be of your existing types (§5).",
+            code="not_your_unit_type")
     try:
         purchase = buy_pops(
             orders=[PopOrder(unit_type=chosen.name if chosen else unit_type.name, count=count,

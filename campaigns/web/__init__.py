@@ -1,1 +1,98 @@
-"""The browser: server-rendered pages over the same services and selectors as the API."""
+"""The browser: server-rendered pages over the same services and selectors as the API.
+
+Every campaign page view calls `campaign_page_context(request, campaign)` once: it checks
+membership (a non-member gets a 404, as in the API) and returns what
+templates/campaigns/base.html needs: `campaign`, `is_gm`, `membership` and `phase_bar`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest
+
+from accounts.models import User
+from accounts.timefmt import format_local
+from campaigns.models import Campaign, Membership, PhaseKind, Role, SideKind
+from campaigns.selectors import phase_status_board
+
+ALLIANCE_PHASES = (PhaseKind.SCOUT, PhaseKind.MOVE_COMBAT)
+
+
+def member_or_404(request: HttpRequest, campaign: Campaign) -> Membership:
+    """The viewer's membership; anyone else (or an anonymous visitor) gets a 404."""
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    membership = (
+        Membership.objects.select_related("side", "user")
+        .filter(campaign=campaign, user=user)
+        .first()
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+def local_time(moment: Any, user: Any) -> str:
+    """A moment in the viewer's own zone, with its offset."""
+    return format_local(moment, getattr(user, "time_zone", None) or "UTC")
+
+
+def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    """What the phase bar shows: the open phase from `phase_status_board`, and which of
+    "I'm done", "End phase" and "act for a late player" this viewer may use."""
+    board = phase_status_board(user=user, campaign=campaign)
+    if board is None:
+        return {"open": False, "campaign_status": campaign.get_status_display()}
+    is_gm = membership.role == Role.GM
+    alliance_phase = board["phase"] in ALLIANCE_PHASES
+    is_alliance_player = (
+        membership.role == Role.PLAYER
+        and membership.side is not None
+        and membership.side.kind == SideKind.ALLIANCE
+    )
+    mine = next((p for p in board["players"] if p["membership"] == membership.pk), None)
+    is_chief = is_alliance_player and membership.is_chief_warlord and alliance_phase
+    waiting = [p for p in board["players"] if not p["done"] and not p["late"]]
+    late = [p for p in board["players"] if not p["done"] and p["late"]]
+    return {
+        "open": True,
+        "board": board,
+        "phase_id": _open_phase_id(campaign),
+        "deadline_iso": board["deadline_at"].isoformat(),
+        "deadline_local": local_time(board["deadline_at"], user),
+        "players": board["players"],
+        "mine": mine,
+        "can_mark_done": bool(is_alliance_player and mine is not None and not mine["done"]),
+        "is_chief_warlord": is_chief,
+        # The Chief Warlord may end an alliance phase once nobody is still within their
+        # time; the GM may end any phase at any time (services/phases.py phase_end).
+        "can_end_phase": is_gm or (is_chief and not waiting),
+        "end_phase_waiting": [p["name"] for p in waiting] if is_chief else [],
+        "act_for": [p for p in late if p["membership"] != membership.pk] if is_chief else [],
+        "is_scout_phase": board["phase"] == PhaseKind.SCOUT,
+    }
+
+
+def _open_phase_id(campaign: Campaign) -> int | None:
+    from campaigns.models import Phase, PhaseStatus
+
+    return (
+        Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN)
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def campaign_page_context(request: HttpRequest, campaign: Campaign) -> dict[str, Any]:
+    """The context every campaign page starts from; raises Http404 for a non-member."""
+    membership = member_or_404(request, campaign)
+    return {
+        "campaign": campaign,
+        "is_gm": membership.role == Role.GM,
+        "membership": membership,
+        "phase_bar": phase_bar_context(
+            user=membership.user, campaign=campaign, membership=membership
+        ),
+    }

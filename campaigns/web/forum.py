@@ -1,5 +1,442 @@
-"""Pages: forum."""
+"""Pages: the campaign forum (threads, posts, preview, edit), exports for external forums,
+map pictures, Atom feeds, share tokens, the replay of a phase and its dice verification."""
 
-from django.urls import URLPattern
+from __future__ import annotations
 
-urlpatterns: list[URLPattern] = []
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, path, reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.models import User
+from campaigns.errors import CampaignError
+from campaigns.exports.mapimage import map_picture, render_png, render_svg
+from campaigns.exports.markup import quote_markdown, render_markdown
+from campaigns.exports.text import Export, post_export, report_export, turn_export
+from campaigns.feeds import ThreadFeed
+from campaigns.models import (
+    Campaign,
+    Event,
+    EventKind,
+    Membership,
+    Phase,
+    Post,
+    ShareToken,
+    Thread,
+    ThreadAudience,
+    Turn,
+)
+from campaigns.selectors.dice import phase_dice_verification, viewer_of
+from campaigns.selectors.forum import (
+    POSTS_PER_PAGE,
+    can_read,
+    post_for,
+    post_view,
+    share_tokens_for,
+    thread_for,
+    thread_posts_page,
+    threads_for,
+    token_user,
+)
+from campaigns.selectors.reports import _for_viewer, _rows, _visible_events
+from campaigns.services.forum import (
+    post_create,
+    post_edit,
+    share_token_create,
+    share_token_revoke,
+    thread_mark_read,
+    threads_ensure,
+)
+from campaigns.web import campaign_page_context, local_time
+
+
+def _campaign(campaign_id: int) -> Campaign:
+    return get_object_or_404(Campaign, pk=campaign_id)
+
+
+def _user(request: HttpRequest) -> User:
+    return request.user  # type: ignore[return-value]
+
+
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+# --- Forum -------------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def forum(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    threads_ensure(campaign=campaign)
+    rows = threads_for(user=_user(request), campaign=campaign)
+    for row in rows:
+        row["last_post_local"] = (local_time(row["last_post_at"], request.user)
+                                  if row["last_post_at"] else None)
+    context.update(
+        threads=rows,
+        turns=list(Turn.objects.filter(campaign=campaign).order_by("number")
+                   .values_list("number", flat=True)),
+        public_feed=reverse("campaigns:feed", args=[campaign.pk]),
+    )
+    return render(request, "campaigns/forum/index.html", context)
+
+
+def _thread_context(request: HttpRequest, campaign: Campaign, thread: Thread,
+                    page: int | None) -> dict[str, Any]:
+    context = campaign_page_context(request, campaign)
+    data = thread_posts_page(user=_user(request), thread=thread, page=page)
+    posts = []
+    for p in data["posts"]:
+        row = p.as_dict()
+        row["created_local"] = local_time(p.created_at, request.user)
+        row["edited_local"] = local_time(p.edited_at, request.user) if p.edited_at else None
+        posts.append(row)
+    if data["posts"]:
+        thread_mark_read(user=_user(request), thread=thread, post_id=data["posts"][-1].id)
+    context.update(data, posts=posts, audience_note=_audience_note(thread))
+    return context
+
+
+def _audience_note(thread: Thread) -> str:
+    if thread.audience == ThreadAudience.PUBLIC:
+        return ("Everyone in the campaign reads this thread, and anyone can follow it "
+                "through its Atom feed.")
+    if thread.audience == ThreadAudience.SIDE:
+        return f"Only the players of {thread.side.name if thread.side else 'this side'} " \
+               "and the GM read this thread."
+    return "Only the GM reads these notes."
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def thread_page(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)  # 404 for a non-member before anything else
+    try:
+        thread = thread_for(user=_user(request), campaign=campaign, thread_id=thread_id)
+    except Thread.DoesNotExist as exc:
+        raise Http404("No such thread.") from exc
+    body = ""
+    error = None
+    if request.method == "POST":
+        body = request.POST.get("body", "")
+        try:
+            post = post_create(user=_user(request), thread=thread, body=body)
+        except CampaignError as exc:
+            error = exc.message
+        else:
+            url = reverse("campaigns:forum-thread", args=[campaign.pk, thread.pk])
+            return redirect(f"{url}?post={post.pk}#post-{post.pk}")
+    page = _page_param(request)
+    wanted = request.GET.get("post", "")
+    if wanted.isdigit() and page is None:
+        before = Post.objects.filter(thread=thread, id__lt=int(wanted)).count()
+        page = before // POSTS_PER_PAGE + 1
+    quote = request.GET.get("quote", "")
+    if quote.isdigit() and not body:
+        quoted = Post.objects.select_related("author").filter(pk=int(quote), thread=thread).first()
+        if quoted is not None:
+            body = quote_markdown(quoted.author.public_name if quoted.author else "Warcamp",
+                                  quoted.body)
+    context = _thread_context(request, campaign, thread, page)
+    context.update(body=body, error=error, feed_url=_feed_url(campaign, thread))
+    return render(request, "campaigns/forum/thread.html", context, status=400 if error else 200)
+
+
+def _page_param(request: HttpRequest) -> int | None:
+    value = request.GET.get("page", "")
+    return int(value) if value.isdigit() else None
+
+
+def _feed_url(campaign: Campaign, thread: Thread) -> str:
+    if thread.audience == ThreadAudience.PUBLIC:
+        return reverse("campaigns:feed", args=[campaign.pk])
+    return reverse("campaigns:thread-feed", args=[campaign.pk, thread.pk])
+
+
+def _post_or_404(request: HttpRequest, campaign: Campaign, post_id: int) -> Post:
+    try:
+        return post_for(user=_user(request), campaign=campaign, post_id=post_id)
+    except Post.DoesNotExist as exc:
+        raise Http404("No such post.") from exc
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def post_edit_page(request: HttpRequest, campaign_id: int, post_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    post = _post_or_404(request, campaign, post_id)
+    body = post.body
+    error = None
+    if request.method == "POST":
+        body = request.POST.get("body", "")
+        try:
+            post_edit(user=_user(request), post=post, body=body)
+        except CampaignError as exc:
+            error = exc.message
+        else:
+            url = reverse("campaigns:forum-thread", args=[campaign.pk, post.thread_id])
+            return redirect(f"{url}?post={post.pk}#post-{post.pk}")
+    context.update(post=post_view(post, user=_user(request)), thread=post.thread, body=body,
+                   error=error)
+    return render(request, "campaigns/forum/post_edit.html", context,
+                  status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def preview(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The HTML a post's Markdown will show (an htmx fragment)."""
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    html = render_markdown(request.POST.get("body", ""))
+    return render(request, "campaigns/forum/_preview.html", {"html": html})
+
+
+# --- Exports -----------------------------------------------------------------------------
+
+
+def _export_response(request: HttpRequest, campaign: Campaign, export: Export,
+                     back: str) -> HttpResponse:
+    fmt = request.GET.get("format", "")
+    if fmt == "bbcode":
+        return HttpResponse(export.bbcode, content_type="text/plain; charset=utf-8")
+    if fmt == "markdown":
+        return HttpResponse(export.markdown, content_type="text/plain; charset=utf-8")
+    context = campaign_page_context(request, campaign)
+    context.update(export=export, back=back)
+    return render(request, "campaigns/forum/export.html", context)
+
+
+@login_required
+@require_GET
+def export_post(request: HttpRequest, campaign_id: int, post_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    post = _post_or_404(request, campaign, post_id)
+    back = reverse("campaigns:forum-thread", args=[campaign.pk, post.thread_id])
+    return _export_response(request, campaign, post_export(post=post, base_url=_base_url(request)),
+                            f"{back}?post={post.pk}#post-{post.pk}")
+
+
+@login_required
+@require_GET
+def export_report(request: HttpRequest, campaign_id: int, event_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    try:
+        export = report_export(user=_user(request), campaign=campaign, event_id=event_id,
+                               base_url=_base_url(request))
+    except Event.DoesNotExist as exc:
+        raise Http404("No such report.") from exc
+    return _export_response(request, campaign, export,
+                            reverse("campaigns:forum", args=[campaign.pk]))
+
+
+@login_required
+@require_GET
+def export_turn(request: HttpRequest, campaign_id: int, turn_number: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    try:
+        export = turn_export(user=_user(request), campaign=campaign, turn_number=turn_number,
+                             base_url=_base_url(request))
+    except Turn.DoesNotExist as exc:
+        raise Http404("No such turn.") from exc
+    return _export_response(request, campaign, export,
+                            reverse("campaigns:forum", args=[campaign.pk]))
+
+
+# --- Map pictures (embeddable: no login needed for the public one) ------------------------
+
+
+def _picture_viewer(request: HttpRequest, campaign: Campaign) -> User | None:
+    """Who the picture is drawn for: a share token's owner, else the logged-in member, else
+    nobody (the public picture). A wrong or revoked token is a 404, never the public map."""
+    token = request.GET.get("token", "")
+    if token:
+        user = token_user(campaign=campaign, token=token)
+        if user is None:
+            raise Http404("No such campaign.")
+        return user
+    if request.user.is_authenticated and Membership.objects.filter(
+            campaign=campaign, user=request.user).exists():
+        return _user(request)
+    return None
+
+
+def _picture(request: HttpRequest, campaign_id: int) -> Any:
+    campaign = _campaign(campaign_id)
+    viewer = _picture_viewer(request, campaign)
+    phase = None
+    value = request.GET.get("phase", "")
+    if value:
+        if not value.isdigit():
+            raise Http404("No such phase.")
+        phase = (Phase.objects.select_related("turn", "snapshot")
+                 .filter(campaign=campaign, pk=int(value)).first())
+        if phase is None or not hasattr(phase, "snapshot"):
+            raise Http404("No such phase.")
+    return map_picture(viewer=viewer, campaign=campaign, phase=phase)
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    # A member's picture differs by viewer: caches must not hand it to someone else.
+    response["Cache-Control"] = "private, max-age=60"
+    response["Vary"] = "Cookie"
+    return response
+
+
+@require_GET
+def map_png(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    picture = _picture(request, campaign_id)
+    return _no_store(HttpResponse(render_png(picture), content_type="image/png"))
+
+
+@require_GET
+def map_svg(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    picture = _picture(request, campaign_id)
+    response = HttpResponse(render_svg(picture), content_type="image/svg+xml; charset=utf-8")
+    # An SVG opened on its own runs no script and loads nothing.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return _no_store(response)
+
+
+# --- Share tokens ------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def share_tokens(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    error = None
+    created = None
+    if request.method == "POST":
+        try:
+            created = share_token_create(user=_user(request), campaign=campaign,
+                                         label=request.POST.get("label", ""))
+        except CampaignError as exc:
+            error = exc.message
+    threads = threads_ensure(campaign=campaign)
+    membership = context["membership"]
+    readable = [t for t in threads if can_read(membership, t)]
+    base = _base_url(request)
+    tokens = []
+    for t in share_tokens_for(user=_user(request), campaign=campaign):
+        row: dict[str, Any] = {"token": t, "created_local": local_time(t.created_at, request.user)}
+        if t.revoked_at is None:
+            row["map_png"] = base + reverse("campaigns:map-png", args=[campaign.pk]) + \
+                f"?token={t.token}"
+            row["feeds"] = [(th.title, base + reverse("campaigns:thread-feed",
+                                                      args=[campaign.pk, th.pk])
+                             + f"?token={t.token}")
+                            for th in readable if th.audience != ThreadAudience.PUBLIC]
+        tokens.append(row)
+    context.update(tokens=tokens, error=error, created=created,
+                   public_map=base + reverse("campaigns:map-png", args=[campaign.pk]),
+                   public_feed=base + reverse("campaigns:feed", args=[campaign.pk]))
+    return render(request, "campaigns/forum/tokens.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def share_token_revoke_view(request: HttpRequest, campaign_id: int, token_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    token = get_object_or_404(ShareToken, pk=token_id, campaign=campaign, user=request.user)
+    share_token_revoke(user=_user(request), token=token)
+    return redirect("campaigns:share-tokens", campaign.pk)
+
+
+# --- Replay and dice ---------------------------------------------------------------------
+
+
+def _phase_or_404(campaign: Campaign, phase_id: int) -> Phase:
+    return get_object_or_404(Phase.objects.select_related("turn"), pk=phase_id,
+                             campaign=campaign)
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpResponse:
+    """Step through the events of a phase the viewer may see, one at a time."""
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    phase = _phase_or_404(campaign, phase_id)
+    viewer = viewer_of(user=_user(request), campaign=campaign)
+    events = []
+    for event in _rows(_visible_events(viewer, campaign).filter(phase=phase)).order_by("id"):
+        row = _for_viewer(viewer, campaign, event)
+        if row is not None:
+            row["kind_label"] = EventKind(row["kind"]).label
+            row["created_local"] = local_time(row["created_at"], request.user)
+            events.append(row)
+    value = request.GET.get("step", "")
+    step = min(max(int(value), 1), len(events)) if value.isdigit() and events else 1
+    phases = list(Phase.objects.filter(campaign=campaign).select_related("turn")
+                  .order_by("opened_at", "id"))
+    index = next(i for i, p in enumerate(phases) if p.pk == phase.pk)
+    context.update(
+        phase=phase, events=events, step=step,
+        current=events[step - 1] if events else None,
+        previous_phase=phases[index - 1] if index > 0 else None,
+        next_phase=phases[index + 1] if index + 1 < len(phases) else None,
+        map_svg=reverse("campaigns:map-svg", args=[campaign.pk]) + f"?phase={phase.pk}",
+        history_url=_optional_url("campaigns:history-phase", [campaign.pk, phase.pk]),
+    )
+    return render(request, "campaigns/replay.html", context)
+
+
+def _optional_url(name: str, args: list[int]) -> str | None:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+@login_required
+@require_GET
+def dice(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpResponse:
+    """A phase's dice: the commitment; once closed, the seed and every roll re-derived."""
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    phase = _phase_or_404(campaign, phase_id)
+    data = phase_dice_verification(user=_user(request), campaign=campaign, phase=phase)
+    context.update(phase=phase, dice=data,
+                   opened_local=local_time(phase.opened_at, request.user),
+                   closed_local=local_time(phase.closed_at, request.user)
+                   if phase.closed_at else None)
+    return render(request, "campaigns/dice.html", context)
+
+
+thread_feed = ThreadFeed()
+
+urlpatterns = [
+    path("<int:campaign_id>/forum/", forum, name="forum"),
+    path("<int:campaign_id>/forum/preview/", preview, name="forum-preview"),
+    path("<int:campaign_id>/forum/threads/<int:thread_id>/", thread_page, name="forum-thread"),
+    path("<int:campaign_id>/forum/posts/<int:post_id>/edit/", post_edit_page,
+         name="forum-post-edit"),
+    path("<int:campaign_id>/export/posts/<int:post_id>/", export_post, name="export-post"),
+    path("<int:campaign_id>/export/reports/<int:event_id>/", export_report,
+         name="export-report"),
+    path("<int:campaign_id>/export/turns/<int:turn_number>/", export_turn, name="export-turn"),
+    path("<int:campaign_id>/map.png", map_png, name="map-png"),
+    path("<int:campaign_id>/map.svg", map_svg, name="map-svg"),
+    path("<int:campaign_id>/feed.atom", thread_feed, name="feed"),
+    path("<int:campaign_id>/forum/threads/<int:thread_id>/feed.atom", thread_feed,
+         name="thread-feed"),
+    path("<int:campaign_id>/tokens/", share_tokens, name="share-tokens"),
+    path("<int:campaign_id>/tokens/<int:token_id>/revoke/", share_token_revoke_view,
+         name="share-token-revoke"),
+    path("<int:campaign_id>/replay/<int:phase_id>/", replay, name="replay"),
+    path("<int:campaign_id>/dice/<int:phase_id>/", dice, name="dice"),
+]

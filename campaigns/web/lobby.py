@@ -1,5 +1,439 @@
-"""Pages: lobby."""
+"""Pages: the campaign overview (lobby), joining by invite link, the army designer, the
+Chief Warlord vote, the GM's appoint and start, and the phase bar's fragment and actions.
 
-from django.urls import URLPattern
+Every action calls the service the API calls; a refused action shows the service's
+sentence and has changed nothing.
+"""
 
-urlpatterns: list[URLPattern] = []
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.errors import CampaignError
+from campaigns.models import Campaign, CampaignStatus, Membership, Phase, UnitType
+from campaigns.selectors.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
+from campaigns.services import (
+    army_mark_not_ready,
+    army_mark_ready,
+    campaign_join,
+    campaign_start,
+    chief_warlord_appoint,
+    chief_warlord_vote,
+    orders_mark_done,
+    phase_end,
+    unit_type_create,
+    unit_type_delete,
+    unit_type_update,
+    units_buy,
+)
+from campaigns.web import campaign_page_context, member_or_404
+
+STAT_FIELDS = ("hits", "attack", "defence", "move")
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _campaign(campaign_id: int) -> Campaign:
+    return get_object_or_404(Campaign, pk=campaign_id)
+
+
+# --- Phase bar ----------------------------------------------------------------------------
+
+
+def _phase_bar_response(
+    request: HttpRequest, campaign: Campaign, *, error: str = "", message: str = ""
+) -> HttpResponse:
+    context = campaign_page_context(request, campaign)
+    context.update(phase_bar_error=error, phase_bar_message=message)
+    response = render(request, "campaigns/_phase_bar.html", context)
+    if message:
+        # The page under the bar (map, lobby…) may refresh itself on this.
+        response["HX-Trigger"] = "phase-changed"
+    return response
+
+
+def _back(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """Where a form posted without HTMX returns: the page it came from, else the lobby."""
+    target = request.POST.get("next", "")
+    bar_url = reverse("campaigns:phase-bar", args=[campaign.pk])
+    if target and target != bar_url and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+def _after_phase_action(
+    request: HttpRequest, campaign: Campaign, *, error: str = "", message: str = ""
+) -> HttpResponse:
+    if _is_htmx(request):
+        return _phase_bar_response(request, campaign, error=error, message=message)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, message)
+    return _back(request, campaign)
+
+
+@login_required
+@require_GET
+def phase_bar(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    return _phase_bar_response(request, _campaign(campaign_id))
+
+
+def _member_from_post(campaign: Campaign, value: str) -> Membership | None:
+    try:
+        pk = int(value)
+    except ValueError:
+        return None
+    return Membership.objects.filter(pk=pk, campaign=campaign).first()
+
+
+@login_required
+@require_POST
+def phase_done(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    on_behalf_of = None
+    if request.POST.get("on_behalf_of"):
+        on_behalf_of = _member_from_post(campaign, request.POST["on_behalf_of"])
+        if on_behalf_of is None:
+            return _after_phase_action(request, campaign,
+                                       error="That player is not in the alliance.")
+    try:
+        status = orders_mark_done(user=request.user,  # type: ignore[arg-type]
+                                  campaign=campaign, on_behalf_of=on_behalf_of)
+    except CampaignError as exc:
+        return _after_phase_action(request, campaign, error=str(exc))
+    who = "Your" if on_behalf_of is None else f"{status.membership.user.public_name}'s"
+    return _after_phase_action(request, campaign, message=f"{who} orders are marked done.")
+
+
+@login_required
+@require_POST
+def phase_end_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    expected = None
+    with contextlib.suppress(ValueError):
+        expected = Phase.objects.filter(
+            pk=int(request.POST.get("phase", "")), campaign=campaign
+        ).first()
+    if expected is None:
+        return _after_phase_action(request, campaign,
+                                   error="That phase has already been closed.")
+    try:
+        new_phase = phase_end(user=request.user,  # type: ignore[arg-type]
+                              campaign=campaign, expected_phase=expected)
+    except CampaignError as exc:
+        return _after_phase_action(request, campaign, error=str(exc))
+    return _after_phase_action(
+        request, campaign,
+        message=f"The phase is closed; turn {new_phase.turn.number}: "
+        f"the {new_phase.get_kind_display().lower()} is open.",
+    )
+
+
+# --- Join ----------------------------------------------------------------------------------
+
+
+@login_required
+def join(request: HttpRequest, invite_code: str) -> HttpResponse:
+    campaign = Campaign.objects.filter(invite_code=invite_code).first()
+    if campaign is None:
+        raise Http404("This invite link does not belong to any campaign.")
+    member = Membership.objects.filter(
+        campaign=campaign, user=request.user  # type: ignore[misc]
+    ).exists()
+    if member:
+        return redirect("campaigns:lobby", campaign.pk)
+    error = ""
+    if request.method == "POST":
+        try:
+            campaign_join(user=request.user, invite_code=invite_code)  # type: ignore[arg-type]
+        except CampaignError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"You joined the alliance of {campaign.name}.")
+            return redirect("campaigns:lobby", campaign.pk)
+    players = Membership.objects.filter(campaign=campaign, role="player").count()
+    return render(
+        request, "campaigns/lobby_join.html",
+        {"invite_campaign": campaign, "players": players, "error": error},
+        status=400 if error else 200,
+    )
+
+
+# --- Lobby ---------------------------------------------------------------------------------
+
+
+def _form_data(post: QueryDict) -> dict[str, Any]:
+    return {
+        "name": post.get("name", ""),
+        **{f: post.get(f, "") for f in STAT_FIELDS},
+        "specials": post.getlist("specials"),
+    }
+
+
+def _design_input(data: dict[str, Any]) -> dict[str, Any]:
+    """The service's keyword arguments from the form; a field that is not a number gets a
+    sentence naming it (the rules check the rest)."""
+    values: dict[str, Any] = {"name": data["name"], "specials": list(data["specials"])}
+    for f in STAT_FIELDS:
+        try:
+            values[f] = int(str(data[f]).strip())
+        except ValueError:
+            raise CampaignError(f"{f.capitalize()} must be a whole number.", field=f) from None
+    return values
+
+
+def _lobby_page(
+    request: HttpRequest,
+    campaign: Campaign,
+    *,
+    form: dict[str, Any] | None = None,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    context = campaign_page_context(request, campaign)
+    state = lobby_state(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+    form = form or {"name": "", "hits": "", "attack": "", "defence": "", "move": "",
+                    "specials": []}
+    errors = dict(errors or {})
+    shown_here: set[str] = set()
+    if campaign.status == CampaignStatus.SETUP:
+        shown_here |= {"vote", "appoint"} | ({"start"} if state["is_gm"] else set())
+        if state["army"] is not None:
+            shown_here |= {"army", "ready"} | (set() if state["army"]["ready"] else {"design"})
+    # A refusal whose form this viewer does not see is shown at the top of the page.
+    for key in [k for k in errors if k not in shown_here]:
+        errors["page"] = errors.pop(key)
+    context.update(
+        lobby=state,
+        form=form,
+        errors=errors,
+        special_choices=SPECIAL_CHOICES,
+        invite_url=request.build_absolute_uri(
+            reverse("campaigns:join", args=[campaign.invite_code])
+        ) if context["is_gm"] else "",
+        preview=None,
+    )
+    return render(request, "campaigns/lobby.html", context, status=status)
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    return _lobby_page(request, _campaign(campaign_id))
+
+
+def _refused(
+    request: HttpRequest, campaign: Campaign, key: str, exc: CampaignError, **kw: Any
+) -> HttpResponse:
+    return _lobby_page(request, campaign, errors={key: str(exc)}, status=400, **kw)
+
+
+@login_required
+@require_POST
+def unit_type_preview_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    data = _form_data(request.POST)
+    unit_type_id = None
+    if request.POST.get("unit_type"):
+        try:
+            unit_type_id = int(request.POST["unit_type"])
+        except ValueError:
+            unit_type_id = None
+    preview = unit_type_preview(user=request.user,  # type: ignore[arg-type]
+                                campaign=campaign, data=data, unit_type_id=unit_type_id)
+    return render(request, "campaigns/lobby_preview.html", {"preview": preview})
+
+
+@login_required
+@require_POST
+def unit_type_create_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    data = _form_data(request.POST)
+    try:
+        unit_type = unit_type_create(user=request.user,  # type: ignore[arg-type]
+                                     campaign=campaign, **_design_input(data))
+    except CampaignError as exc:
+        return _refused(request, campaign, "design", exc, form=data)
+    messages.success(request, f"Unit type {unit_type.name!r} designed "
+                              f"({unit_type.cost.normalize():f} points each).")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+def _own_type(request: HttpRequest, campaign: Campaign, type_id: int) -> UnitType:
+    membership = member_or_404(request, campaign)
+    # Another player's (or the opposition's) unit type is simply not found.
+    return get_object_or_404(UnitType, pk=type_id, campaign=campaign, owner=membership)
+
+
+@login_required
+def unit_type_edit(request: HttpRequest, campaign_id: int, type_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    unit_type = _own_type(request, campaign, type_id)
+    error = ""
+    if request.method == "POST":
+        data = _form_data(request.POST)
+        try:
+            unit_type_update(user=request.user,  # type: ignore[arg-type]
+                             unit_type=unit_type, **_design_input(data))
+        except CampaignError as exc:
+            error = str(exc)
+        else:
+            messages.success(request, f"Unit type {data['name'].strip()!r} saved.")
+            return redirect("campaigns:lobby", campaign.pk)
+    else:
+        data = {"name": unit_type.name, "hits": unit_type.hits, "attack": unit_type.attack,
+                "defence": unit_type.defence, "move": unit_type.move,
+                "specials": list(unit_type.specials)}
+    context = campaign_page_context(request, campaign)
+    context.update(unit_type=unit_type, form=data, error=error,
+                   special_choices=SPECIAL_CHOICES,
+                   preview=unit_type_preview(user=request.user,  # type: ignore[arg-type]
+                                             campaign=campaign, data=data,
+                                             unit_type_id=unit_type.pk))
+    return render(request, "campaigns/lobby_unit_type.html", context,
+                  status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def unit_type_delete_view(request: HttpRequest, campaign_id: int, type_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    unit_type = _own_type(request, campaign, type_id)
+    name = unit_type.name
+    try:
+        unit_type_delete(user=request.user, unit_type=unit_type)  # type: ignore[arg-type]
+    except CampaignError as exc:
+        return _refused(request, campaign, "army", exc)
+    messages.success(request, f"Unit type {name!r} deleted with its units.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+@login_required
+@require_POST
+def units_buy_view(request: HttpRequest, campaign_id: int, type_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    unit_type = _own_type(request, campaign, type_id)
+    try:
+        count = int(request.POST.get("count", "").strip())
+    except ValueError:
+        return _refused(request, campaign, "army",
+                        CampaignError("Say how many units to buy, as a whole number."))
+    try:
+        units = units_buy(user=request.user,  # type: ignore[arg-type]
+                          unit_type=unit_type, count=count)
+    except CampaignError as exc:
+        return _refused(request, campaign, "army", exc)
+    levels = "".join(f" {u.name} rolled commander level {u.commander_level}."
+                     for u in units if u.commander_level is not None)
+    messages.success(request, f"Bought {count} × {unit_type.name}.{levels}")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+@login_required
+@require_POST
+def army_ready_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    ready = request.POST.get("ready") == "yes"
+    try:
+        if ready:
+            army_mark_ready(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+        else:
+            army_mark_not_ready(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+    except CampaignError as exc:
+        return _refused(request, campaign, "ready", exc)
+    messages.success(request, "Your army is ready." if ready else "Your army is no longer ready.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+def _candidate(request: HttpRequest, campaign: Campaign, name: str) -> Membership:
+    try:
+        pk = int(request.POST.get(name, ""))
+    except ValueError:
+        raise CampaignError("Choose an alliance player.", field=name) from None
+    candidate = Membership.objects.filter(pk=pk, campaign=campaign).first()
+    if candidate is None:
+        raise CampaignError("Only an alliance player of this campaign can be Chief Warlord.",
+                            field=name)
+    return candidate
+
+
+@login_required
+@require_POST
+def vote_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        candidate = _candidate(request, campaign, "candidate")
+        chief_warlord_vote(user=request.user,  # type: ignore[arg-type]
+                           campaign=campaign, candidate=candidate)
+    except CampaignError as exc:
+        return _refused(request, campaign, "vote", exc)
+    messages.success(request, f"You voted for {candidate.user.public_name} as Chief Warlord.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+@login_required
+@require_POST
+def appoint_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        candidate = _candidate(request, campaign, "membership")
+        chief = chief_warlord_appoint(user=request.user,  # type: ignore[arg-type]
+                                      campaign=campaign, membership=candidate)
+    except CampaignError as exc:
+        return _refused(request, campaign, "appoint", exc)
+    messages.success(request, f"{chief.user.public_name} is the Chief Warlord.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+@login_required
+@require_POST
+def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        campaign_start(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+    except CampaignError as exc:
+        return _refused(request, campaign, "start", exc)
+    messages.success(request, "The campaign has started: turn 1's scout phase is open.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+urlpatterns = [
+    path("join/<str:invite_code>/", join, name="join"),
+    path("<int:campaign_id>/", lobby, name="lobby"),
+    path("<int:campaign_id>/phase-bar/", phase_bar, name="phase-bar"),
+    path("<int:campaign_id>/phase/done/", phase_done, name="phase-done"),
+    path("<int:campaign_id>/phase/end/", phase_end_view, name="phase-end"),
+    path("<int:campaign_id>/unit-types/preview/", unit_type_preview_view,
+         name="unit-type-preview"),
+    path("<int:campaign_id>/unit-types/", unit_type_create_view, name="unit-type-create"),
+    path("<int:campaign_id>/unit-types/<int:type_id>/", unit_type_edit, name="unit-type-edit"),
+    path("<int:campaign_id>/unit-types/<int:type_id>/delete/", unit_type_delete_view,
+         name="unit-type-delete"),
+    path("<int:campaign_id>/unit-types/<int:type_id>/buy/", units_buy_view, name="units-buy"),
+    path("<int:campaign_id>/army/ready/", army_ready_view, name="army-ready"),
+    path("<int:campaign_id>/vote/", vote_view, name="vote"),
+    path("<int:campaign_id>/appoint/", appoint_view, name="appoint"),
+    path("<int:campaign_id>/start/", start_view, name="start"),
+]

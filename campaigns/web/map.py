@@ -1,5 +1,55 @@
-"""Pages: map."""
+"""Pages: the campaign map (an SVG drawn by static/js/map.js from the fogged map JSON)."""
 
-from django.urls import URLPattern
+from __future__ import annotations
 
-urlpatterns: list[URLPattern] = []
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, render
+from django.urls import NoReverseMatch, URLPattern, path, reverse
+
+from campaigns.api.serializers import map_response
+from campaigns.models import Campaign
+from campaigns.selectors import map_state
+from campaigns.selectors.map_page import map_page_tools
+from campaigns.web import campaign_page_context
+
+
+@login_required
+def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The map as the viewer may see it. The JSON embedded in the page is exactly what the
+    API's map endpoint answers, so map.js draws the first view and every refetch alike."""
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    context = campaign_page_context(request, campaign)
+    user = context["membership"].user
+    api_base = reverse("api:campaign", args=[campaign.pk])
+    context.update({
+        "map_data": map_response(map_state(user=user, campaign=campaign)),
+        "map_page": {
+            "campaign": campaign.pk,
+            "api": api_base,
+            "map_url": reverse("api:map", args=[campaign.pk]),
+            "report_url": _report_url(campaign.pk),
+            "csrf_token": get_token(request),
+            **map_page_tools(user=user, campaign=campaign),
+        },
+    })
+    return render(request, "campaigns/map.html", context)
+
+
+_EVENT = 999_999_999
+
+
+def _report_url(campaign_id: int) -> str | None:
+    """The address of a report with "{event}" for the event id, for map.js to fill in; None
+    while the reports page (another module's) has no such route."""
+    try:
+        return reverse("campaigns:report", args=[campaign_id, _EVENT]).replace(
+            str(_EVENT), "{event}")
+    except NoReverseMatch:
+        return None
+
+
+urlpatterns: list[URLPattern] = [
+    path("<int:campaign_id>/map/", campaign_map, name="map"),
+]

@@ -1,5 +1,164 @@
-"""Pages: reports."""
+"""Pages: reports (combat, ambush, siege, scout; every factor and die), the dice of each
+phase, and the history: the map as it stood at the opening of any phase (read-only)."""
 
-from django.urls import URLPattern
+from __future__ import annotations
 
-urlpatterns: list[URLPattern] = []
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.views.decorators.http import require_GET
+
+from campaigns.models import Campaign, Event, Phase
+from campaigns.selectors import phase_history
+from campaigns.selectors.reports import report_detail, reports_for
+from campaigns.web import campaign_page_context
+
+SIDES = ("attacker", "defender")
+
+
+def _campaign(campaign_id: int) -> Campaign:
+    return get_object_or_404(Campaign, pk=campaign_id)
+
+
+def _phases(campaign: Campaign) -> list[dict[str, Any]]:
+    """Every phase with its dice commitment; the seed only once the phase has closed."""
+    return [
+        {
+            "id": p.pk,
+            "turn": p.turn.number,
+            "name": p.get_kind_display(),
+            "status": p.status,
+            "opened_at": p.opened_at,
+            "closed_at": p.closed_at,
+            "commitment": p.dice_commitment,
+            "seed": p.revealed_seed,
+            "has_snapshot": hasattr(p, "snapshot"),
+        }
+        for p in Phase.objects.filter(campaign=campaign)
+        .select_related("turn", "snapshot")
+        .order_by("turn__number", "opened_at", "pk")
+    ]
+
+
+@login_required
+@require_GET
+def reports(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    context.update(
+        reports=reports_for(user=request.user, campaign=campaign),  # type: ignore[arg-type]
+        phases=_phases(campaign),
+    )
+    return render(request, "campaigns/reports.html", context)
+
+
+def _combat_sides(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    result = payload.get("result")
+    if not isinstance(result, dict):
+        return []
+    sides = []
+    for name in SIDES:
+        side = result.get(name)
+        if isinstance(side, dict):
+            factors = side.get("factors") or {}
+            sides.append({
+                "name": name,
+                "roll": side.get("roll"),
+                "factors": [
+                    {"name": k, "exact": v.get("exact"), "decimal": v.get("decimal")}
+                    for k, v in factors.items() if isinstance(v, dict)
+                ],
+                "units": side.get("units") or [],
+            })
+    return sides
+
+
+def _explanation(payload: dict[str, Any]) -> list[str]:
+    value = payload.get("explanation")
+    if isinstance(value, list):
+        return [str(line) for line in value]
+    return [str(value)] if value else []
+
+
+@login_required
+@require_GET
+def report(request: HttpRequest, campaign_id: int, event_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    try:
+        row = report_detail(user=request.user,  # type: ignore[arg-type]
+                            campaign=campaign, event_id=event_id)
+    except Event.DoesNotExist:
+        # Another side's report, or no report at all: the same answer, so nothing leaks.
+        raise Http404("No such report.") from None
+    payload = row["payload"]
+    context.update(
+        report=row,
+        sides=_combat_sides(payload),
+        result=payload.get("result") if isinstance(payload.get("result"), dict) else None,
+        explanation=_explanation(payload),
+        dice=[d for d in payload.get("dice") or [] if isinstance(d, dict)],
+        sightings=[s for s in payload.get("sightings") or [] if isinstance(s, dict)],
+        casualties=payload.get("casualties") or [],
+    )
+    return render(request, "campaigns/reports_detail.html", context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    context["phases"] = [p for p in _phases(campaign) if p["has_snapshot"]]
+    return render(request, "campaigns/history.html", context)
+
+
+def _snapshot_for_page(
+    state: dict[str, Any], *, campaign: Campaign, is_gm: bool
+) -> dict[str, Any]:
+    """Only what the page draws: the map, fortifications and the stacks the selector kept
+    (the snapshot's unit type and member lists are not shown). When the terrain is not
+    known to all, a player sees, as on the live map, only the hexes their side occupied."""
+    game_map = dict(state["map"])
+    forts = state["fortifications"]
+    if not is_gm and not campaign.terrain_known_to_all:
+        occupied = {s["hex"] for s in state["stacks"]}
+        game_map["terrain"] = {h: t for h, t in game_map["terrain"].items() if h in occupied}
+        forts = [f for f in forts if f["hits"] is not None or f["hex"] in occupied]
+    return {"phase": state["phase"], "map": game_map, "fortifications": forts,
+            "stacks": state["stacks"]}
+
+
+@login_required
+@require_GET
+def history_phase(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    phase = get_object_or_404(
+        Phase.objects.select_related("turn", "snapshot", "campaign"),
+        pk=phase_id, campaign=campaign,
+    )
+    if not hasattr(phase, "snapshot"):
+        raise Http404("This phase has no snapshot.")
+    state = _snapshot_for_page(
+        phase_history(user=request.user, phase=phase),  # type: ignore[arg-type]
+        campaign=campaign, is_gm=context["is_gm"],
+    )
+    terrain = state["map"]["terrain"]
+    context.update(
+        phase=phase,
+        snapshot=state,
+        terrain_rows=sorted(terrain.items()),
+    )
+    return render(request, "campaigns/history_phase.html", context)
+
+
+urlpatterns = [
+    path("<int:campaign_id>/reports/", reports, name="reports"),
+    path("<int:campaign_id>/reports/<int:event_id>/", report, name="report"),
+    path("<int:campaign_id>/history/", history, name="history"),
+    path("<int:campaign_id>/history/<int:phase_id>/", history_phase, name="history-phase"),
+]

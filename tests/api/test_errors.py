@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import Http404
 from rest_framework import exceptions
+from rest_framework.test import APIClient
 
 from campaigns.api.errors import api_exception_handler
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError, WrongStateError
@@ -98,4 +99,27 @@ def test_malformed_json_is_400_parse_error(client_for):
     )
     assert (response.status_code, response.json()["code"], response.json()["field"]) == (
         400, "parse_error", None
+    )
+
+
+def test_too_many_form_fields_is_400_with_the_error_body():
+    user = UserFactory()
+    client = APIClient()
+    client.force_authenticate(user)
+    body = "&".join(["ids=1"] * 1001)  # Django's DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000
+    response = client.post("/api/v1/notifications/mark-read/", body,
+                           content_type="application/x-www-form-urlencoded")
+    assert (response.status_code, response.json()) == (400, {
+        "code": "request_too_large",
+        "detail": "The number of GET/POST parameters exceeded "
+                  "settings.DATA_UPLOAD_MAX_NUMBER_FIELDS.",
+        "field": None,
+    })
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unknown_api_path_is_404_with_the_error_body(method):
+    response = getattr(APIClient(enforce_csrf_checks=True), method)("/api/v1/campaigns/abc/")
+    assert (response.status_code, response.json()) == (
+        404, {"code": "not_found", "detail": "Not found.", "field": None}
     )

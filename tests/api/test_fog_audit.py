@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from campaigns.models import Phase, Sighting, Unit
+from campaigns.models import Phase, Sighting, Stack, Unit
 from campaigns.services import phase_end, scout_order_give
 from tests.factories import started_campaign_factory
 
@@ -61,10 +61,27 @@ def responses(client, campaign, p1):
         ("get", base + "phase/", None),
         ("get", "/api/v1/notifications/", None),
         ("get", "/api/v1/notifications/unread-count/", None),
+        # Setup, reports, events and dice (campaigns/api/views_setup.py).
+        ("get", "/api/v1/scenarios/", None),
+        ("get", base + "unit-types/", None),
+        ("get", base + "army/", None),
+        ("get", base + "reports/", None),
+        ("get", base + "events/?since=0&limit=200", None),
+        ("get", base + "setup-dice/", None),
     ]
+    calls += [("get", f"{base}phases/{pk}/dice/", None)
+              for pk in Phase.objects.filter(campaign=campaign).order_by("pk")
+              .values_list("pk", flat=True)]
+    calls += [("get", f"{base}reports/{report['id']}/", None)
+              for report in client.get(base + "reports/").json()]
     if phase.kind == "scout":
         scout = Unit.objects.get(owner=p1, name="Scout 2")
         calls.append(("post", base + "scout-orders/", {"scout": scout.pk, "directions": ["S"]}))
+    if phase.kind == "move_combat":
+        # The play reads of p1's own stack (campaigns/api/views_play.py).
+        stack = Stack.objects.get(units__owner=p1, units__name="Warlord 1")
+        for tail in ("reachable/", "path/?to=B1", "targets/"):
+            calls.append(("get", f"{base}stacks/{stack.pk}/{tail}", None))
     calls.append(("post", base + "done/", {}))
     out = {}
     for method, path, data in calls:

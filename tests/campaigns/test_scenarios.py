@@ -46,6 +46,7 @@ def test_broad_way_j10_has_a_six_sided_wall_a_tower_and_a_garrison():
     assert [st.hex for st in s.stacks if st.hex == "J10"] == ["J10", "J10"]
 
 
+@pytest.mark.django_db
 def test_unknown_scenario_is_refused_with_the_known_ones():
     with pytest.raises(ScenarioError, match=r"There is no scenario 'nope'; known scenarios: "
                        r"broad_way\."):

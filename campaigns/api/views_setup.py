@@ -1,0 +1,501 @@
+"""API views before and around play: scenarios and creation, army design, the election, the
+start, reports, the event log and dice verification. Same pattern as campaigns/api/views.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from campaigns.api import lookups
+from campaigns.api.serializers_setup import (
+    EventSerializer,
+    PhaseDiceSerializer,
+    SetupDiceSerializer,
+    UnitTypeSerializer,
+)
+from campaigns.api.views import (
+    READ_ERRORS,
+    WRITE_ERRORS,
+    CampaignListApi,
+    PhaseOpenedSerializer,
+    _errors,
+)
+from campaigns.errors import CampaignError, ScenarioError
+from campaigns.models import Campaign, Membership, Phase, PhaseStatus, UnitType
+from campaigns.scenarios import load_scenario, scenario_keys
+from campaigns.selectors.army import army_of, unit_types_visible
+from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
+from campaigns.selectors.reports import (
+    MAX_EVENTS,
+    REPORT_KINDS,
+    events_since,
+    report_detail,
+    reports_for,
+)
+from campaigns.services import (
+    army_mark_not_ready,
+    army_mark_ready,
+    campaign_create_from_scenario,
+    campaign_start,
+    chief_warlord_appoint,
+    chief_warlord_vote,
+    unit_type_create,
+    unit_type_delete,
+    unit_type_update,
+    units_buy,
+)
+from rules.erfworld.types import Special
+
+
+def _user(request: Request) -> User:
+    user: User = request.user
+    return user
+
+
+def _campaign(request: Request, campaign_id: int) -> Campaign:
+    return lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+
+
+def _visible_unit_type(*, user: User, campaign: Campaign, type_id: int) -> UnitType:
+    """A unit type of the user's side (any for the GM); another side's design is unknown."""
+    found = unit_types_visible(user=user, campaign=campaign).filter(pk=type_id).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def _player(*, campaign: Campaign, membership_id: int, field: str) -> Membership:
+    membership = Membership.objects.filter(campaign=campaign, pk=membership_id).first()
+    if membership is None:
+        raise CampaignError("There is no such player in this campaign.", code="unknown_player",
+                            field=field)
+    return membership
+
+
+# --- Scenarios and creation ----------------------------------------------------------------
+
+
+def scenarios_available() -> list[dict[str, Any]]:
+    """Every scenario file that loads, by key (a broken file is left out, not an error)."""
+    rows = []
+    for key in scenario_keys():
+        try:
+            s = load_scenario(key)
+        except ScenarioError:
+            continue
+        rows.append({"key": s.key, "name": s.name, "ruleset": s.ruleset,
+                     "description": s.description, "cols": s.cols, "rows": s.rows})
+    return rows
+
+
+class ScenarioListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        key = serializers.CharField()
+        name = serializers.CharField()
+        ruleset = serializers.CharField()
+        description = serializers.CharField()
+        cols = serializers.IntegerField(help_text="Map size: columns.")
+        rows = serializers.IntegerField(help_text="Map size: rows.")
+
+    @extend_schema(operation_id="scenarios_list", summary="The scenarios a campaign can start from",
+                   responses={200: OutputSerializer(many=True), **_errors(401)})
+    def get(self, request: Request) -> Response:
+        return Response(self.OutputSerializer(scenarios_available(), many=True).data)
+
+
+class CampaignCreateInputSerializer(serializers.Serializer):
+    scenario = serializers.CharField(max_length=64, help_text="A key from GET /scenarios/.")
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True,
+                                 help_text="Defaults to the scenario's name.")
+
+
+class CampaignCreatedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    ruleset = serializers.CharField(source="ruleset_key")
+    scenario = serializers.CharField(source="scenario_key")
+    invite_code = serializers.CharField(help_text="Give it to the players: POST campaigns/join/.")
+    setup_dice_commitment = serializers.CharField()
+    membership = serializers.IntegerField(help_text="Your (the GM's) membership id.")
+
+
+class CampaignListCreateApi(CampaignListApi):
+    """GET: your campaigns (CampaignListApi); POST: a new campaign, you its GM."""
+
+    @extend_schema(
+        operation_id="campaigns_create",
+        summary="Create a campaign from a scenario (you become its GM)",
+        request=CampaignCreateInputSerializer,
+        responses={201: CampaignCreatedSerializer, **_errors(400, 401)},
+        examples=[OpenApiExample("Broad Way", request_only=True,
+                                 value={"scenario": "broad_way", "name": "Spring campaign"})],
+    )
+    def post(self, request: Request) -> Response:
+        data = CampaignCreateInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _user(request)
+        try:
+            campaign = campaign_create_from_scenario(
+                gm=user, scenario_key=data.validated_data["scenario"],
+                name=data.validated_data.get("name", ""))
+        except ScenarioError as exc:
+            raise ScenarioError(exc.message, code=exc.code, field="scenario") from exc
+        created = {f: getattr(campaign, f) for f in (
+            "id", "name", "status", "ruleset_key", "scenario_key", "invite_code",
+            "setup_dice_commitment")}
+        created["membership"] = Membership.objects.get(campaign=campaign, user=user).pk
+        return Response(CampaignCreatedSerializer(created).data, status=status.HTTP_201_CREATED)
+
+
+# --- Unit types and the army ---------------------------------------------------------------
+
+SPECIALS = [s.value for s in Special]
+UNIT_TYPE_EXAMPLE = {"name": "Warlord", "hits": 5, "attack": 5, "defence": 3, "move": 2,
+                     "specials": ["commander"]}
+
+
+class UnitTypeInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64)
+    hits = serializers.IntegerField(min_value=0, max_value=1000)
+    attack = serializers.IntegerField(min_value=0, max_value=1000)
+    defence = serializers.IntegerField(min_value=0, max_value=1000)
+    move = serializers.IntegerField(min_value=0, max_value=1000)
+    specials = serializers.ListField(child=serializers.ChoiceField(choices=SPECIALS),
+                                     max_length=len(SPECIALS), default=list)
+
+
+class UnitTypeListApi(APIView):
+    @extend_schema(operation_id="campaigns_unit_types_list",
+                   summary="Unit types of your side (all of them for the GM)",
+                   responses={200: UnitTypeSerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        types = unit_types_visible(user=_user(request), campaign=campaign).select_related("side")
+        return Response(UnitTypeSerializer(types, many=True).data)
+
+    @extend_schema(
+        operation_id="campaigns_unit_types_create", summary="Design a unit type (setup)",
+        request=UnitTypeInputSerializer, responses={201: UnitTypeSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("a commander", request_only=True, value=UNIT_TYPE_EXAMPLE)],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        data = UnitTypeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        unit_type = unit_type_create(user=_user(request), campaign=campaign,
+                                     **data.validated_data)
+        unit_type.units_bought = 0  # type: ignore[attr-defined]
+        return Response(UnitTypeSerializer(unit_type).data, status=status.HTTP_201_CREATED)
+
+
+class UnitTypeDetailApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_unit_types_update",
+        summary="Change a unit type of yours (setup; bought units follow)",
+        request=UnitTypeInputSerializer(partial=True),
+        responses={200: UnitTypeSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("faster", request_only=True, value={"move": 3})],
+    )
+    def patch(self, request: Request, campaign_id: int, type_id: int) -> Response:
+        user = _user(request)
+        campaign = _campaign(request, campaign_id)
+        unit_type = _visible_unit_type(user=user, campaign=campaign, type_id=type_id)
+        data = UnitTypeInputSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        fields = {f: getattr(unit_type, f) for f in UnitTypeInputSerializer().fields}
+        fields.update(data.validated_data)
+        updated = unit_type_update(user=user, unit_type=unit_type, **fields)
+        return Response(UnitTypeSerializer(
+            _visible_unit_type(user=user, campaign=campaign, type_id=updated.pk)).data)
+
+    @extend_schema(operation_id="campaigns_unit_types_delete",
+                   summary="Delete a unit type of yours and its units (setup)",
+                   request=None, responses={204: None, **WRITE_ERRORS})
+    def delete(self, request: Request, campaign_id: int, type_id: int) -> Response:
+        user = _user(request)
+        campaign = _campaign(request, campaign_id)
+        unit_type_delete(user=user, unit_type=_visible_unit_type(user=user, campaign=campaign,
+                                                                  type_id=type_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class UnitsBuyApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        unit_type = serializers.IntegerField(help_text="The id of one of your unit types.")
+        count = serializers.IntegerField(min_value=1, max_value=1000)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        unit_type = serializers.IntegerField(source="unit_type_id")
+        current_hits = serializers.IntegerField()
+        commander_level = serializers.IntegerField(
+            allow_null=True, help_text="Rolled (d10, setup dice) for a commander; else null.")
+
+    @extend_schema(
+        operation_id="campaigns_units_buy", summary="Buy units of one of your types (setup)",
+        request=InputSerializer, responses={201: OutputSerializer(many=True), **WRITE_ERRORS},
+        examples=[OpenApiExample("ten spearmen", request_only=True,
+                                 value={"unit_type": 31, "count": 10})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = _campaign(request, campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        units = units_buy(
+            user=user, count=data.validated_data["count"],
+            unit_type=_visible_unit_type(user=user, campaign=campaign,
+                                         type_id=data.validated_data["unit_type"]),
+        )
+        return Response(self.OutputSerializer(units, many=True).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class ArmyUnitSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    unit_type = serializers.CharField()
+    unit_type_id = serializers.IntegerField()
+    current_hits = serializers.IntegerField()
+    commander_level = serializers.IntegerField(
+        allow_null=True, help_text="Rolled at purchase for a commander; else null.")
+
+
+class ArmyApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField()
+        ready = serializers.BooleanField()
+        ready_at = serializers.DateTimeField(allow_null=True)
+        points_budget = serializers.IntegerField()
+        points_spent = serializers.CharField(help_text='Exact: "12.5", or "97/3".')
+        points_remaining = serializers.CharField()
+        max_unit_types = serializers.IntegerField()
+        unit_types = UnitTypeSerializer(many=True)
+        units = ArmyUnitSerializer(many=True)
+
+    @extend_schema(operation_id="campaigns_army", summary="Your army: types, units, points",
+                   responses={200: OutputSerializer, **_errors(401, 403, 404)})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        return Response(self.OutputSerializer(army_of(user=_user(request), campaign=campaign)).data)
+
+
+class ArmyReadySerializer(serializers.Serializer):
+    membership = serializers.IntegerField(source="pk")
+    ready = serializers.SerializerMethodField()
+    ready_at = serializers.DateTimeField(source="army_ready_at", allow_null=True)
+
+    def get_ready(self, membership: Membership) -> bool:
+        return membership.army_ready_at is not None
+
+
+class ArmyReadyApi(APIView):
+    @extend_schema(operation_id="campaigns_army_ready",
+                   summary="Declare your army finished (budget, types and a commander checked)",
+                   request=None, responses={200: ArmyReadySerializer, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        membership = army_mark_ready(user=_user(request), campaign=_campaign(request, campaign_id))
+        return Response(ArmyReadySerializer(membership).data)
+
+
+class ArmyNotReadyApi(APIView):
+    @extend_schema(operation_id="campaigns_army_not_ready",
+                   summary="Withdraw your army's readiness to change it (setup)",
+                   request=None, responses={200: ArmyReadySerializer, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        membership = army_mark_not_ready(user=_user(request),
+                                         campaign=_campaign(request, campaign_id))
+        return Response(ArmyReadySerializer(membership).data)
+
+
+# --- Election and start -------------------------------------------------------------------
+
+
+class ChiefWarlordSerializer(serializers.Serializer):
+    chief_warlord = serializers.IntegerField(
+        allow_null=True, help_text="The Chief Warlord's membership id; null while undecided.")
+
+
+def _chief_warlord_id(campaign: Campaign) -> int | None:
+    return (Membership.objects.filter(campaign=campaign, is_chief_warlord=True)
+            .values_list("pk", flat=True).first())
+
+
+class ElectionVoteApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        candidate = serializers.IntegerField(help_text="An alliance player's membership id.")
+
+    class OutputSerializer(ChiefWarlordSerializer):
+        voter = serializers.IntegerField()
+        candidate = serializers.IntegerField()
+
+    @extend_schema(
+        operation_id="campaigns_election_vote", summary="Vote for a Chief Warlord (setup)",
+        description="More than half the alliance players' votes elect; when everyone has voted "
+        "without a majority, the GM appoints.",
+        request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("vote", request_only=True, value={"candidate": 12})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        candidate = _player(campaign=campaign, membership_id=data.validated_data["candidate"],
+                            field="candidate")
+        voter = chief_warlord_vote(user=_user(request), campaign=campaign, candidate=candidate)
+        return Response(self.OutputSerializer({
+            "voter": voter.pk, "candidate": candidate.pk,
+            "chief_warlord": _chief_warlord_id(campaign)}).data)
+
+
+class ChiefWarlordAppointApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField(help_text="An alliance player's membership id.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_appoint_chief_warlord",
+        summary="Appoint (or replace) the Chief Warlord (GM)",
+        request=InputSerializer, responses={200: ChiefWarlordSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("appoint", request_only=True, value={"membership": 12})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        target = _player(campaign=campaign, membership_id=data.validated_data["membership"],
+                         field="membership")
+        chief = chief_warlord_appoint(user=_user(request), campaign=campaign, membership=target)
+        return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class CampaignStartApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        status = serializers.CharField()
+        version = serializers.IntegerField()
+        setup_dice_seed = serializers.CharField(
+            help_text="Revealed now: GET setup-dice/ re-derives every setup roll.")
+        phase = PhaseOpenedSerializer(help_text="Turn 1's scout phase, now open.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_start",
+        summary="Start the campaign (GM): every army ready and a Chief Warlord",
+        request=None, responses={200: OutputSerializer, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_start(user=_user(request), campaign=_campaign(request, campaign_id))
+        phase = Phase.objects.select_related("turn").get(campaign=campaign,
+                                                         status=PhaseStatus.OPEN)
+        return Response(self.OutputSerializer({
+            "id": campaign.pk, "status": campaign.status, "version": campaign.version,
+            "setup_dice_seed": campaign.setup_dice_seed, "phase": phase}).data)
+
+
+# --- Reports and events -------------------------------------------------------------------
+
+
+class ReportListApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_reports_list",
+        summary="Combat, ambush, siege and scout reports you may see, newest first",
+        parameters=[OpenApiParameter("kind", OpenApiTypes.STR, enum=list(REPORT_KINDS),
+                                     required=False, description="Only reports of this kind.")],
+        responses={200: EventSerializer(many=True), **_errors(400, 401, 404)},
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        kind = request.query_params.get("kind") or None
+        if kind is not None and kind not in REPORT_KINDS:
+            raise CampaignError(f"kind is one of {', '.join(REPORT_KINDS)}, not {kind!r}.",
+                                code="invalid_field", field="kind")
+        rows = reports_for(user=_user(request), campaign=campaign, kind=kind)
+        return Response(EventSerializer(rows, many=True).data)
+
+
+class ReportDetailApi(APIView):
+    @extend_schema(operation_id="campaigns_reports_retrieve", summary="One report",
+                   responses={200: EventSerializer, **READ_ERRORS})
+    def get(self, request: Request, campaign_id: int, event_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        row = report_detail(user=_user(request), campaign=campaign, event_id=event_id)
+        return Response(EventSerializer(row).data)
+
+
+class EventListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        events = EventSerializer(many=True)
+        next_since = serializers.IntegerField(help_text="Ask again with ?since=<this>.")
+        more = serializers.BooleanField(help_text="More events wait after this page.")
+
+    @extend_schema(
+        operation_id="campaigns_events",
+        summary="The events you may see after a given one, oldest first",
+        parameters=[
+            OpenApiParameter("since", OpenApiTypes.INT, required=False,
+                             description="Only events with a greater id (default 0)."),
+            OpenApiParameter("limit", OpenApiTypes.INT, required=False,
+                             description=f"At most this many (1 to {MAX_EVENTS}, default "
+                             f"{MAX_EVENTS})."),
+        ],
+        responses={200: OutputSerializer, **_errors(400, 401, 404)},
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        since = _int_param(request, "since", default=0, lowest=0, highest=2**63 - 1)
+        limit = _int_param(request, "limit", default=MAX_EVENTS, lowest=1, highest=MAX_EVENTS)
+        page = events_since(user=_user(request), campaign=campaign, since=since, limit=limit)
+        return Response(self.OutputSerializer(page).data)
+
+
+def _int_param(request: Request, name: str, *, default: int, lowest: int, highest: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = lowest - 1
+    if not lowest <= value <= highest:
+        raise CampaignError(f"{name} is a whole number from {lowest} to {highest}, not {raw!r}.",
+                            code="invalid_field", field=name)
+    return value
+
+
+# --- Dice verification ---------------------------------------------------------------------
+
+
+class PhaseDiceApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_phase_dice",
+        summary="A phase's dice: commitment, and once closed its seed and every roll re-derived",
+        responses={200: PhaseDiceSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_id: int, phase_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        phase = Phase.objects.select_related("turn").filter(campaign=campaign, pk=phase_id).first()
+        if phase is None:
+            raise Http404
+        body = phase_dice_verification(user=_user(request), campaign=campaign, phase=phase)
+        return Response(PhaseDiceSerializer(body).data)
+
+
+class SetupDiceApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_setup_dice",
+        summary="The setup dice: commitment, and once started the seed and every roll re-derived",
+        responses={200: SetupDiceSerializer, **READ_ERRORS},
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        body = setup_dice_verification(user=_user(request), campaign=campaign)
+        return Response(SetupDiceSerializer(body).data)

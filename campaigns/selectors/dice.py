@@ -1,0 +1,179 @@
+"""Dice verification as a member may see it: commitments, revealed seeds, every roll re-derived.
+
+A seed is shown only once revealed (a phase's when it closes, the setup dice's when the
+campaign starts); before that, the commitment alone. Every roll of a revealed seed is listed
+and re-derived with `rules.dice.verify`, but a player sees the purpose of a roll only when it
+belongs to an event their side may see and names nothing of another side (a commander rolled
+for an opposition unit, a protecting stack of the enemy); otherwise the purpose reads
+"hidden" and the number, die, value and match stay, so the check still covers every roll.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.models import User
+from campaigns.errors import CampaignError
+from campaigns.models import (
+    Campaign,
+    DiceRoll,
+    Event,
+    Membership,
+    Phase,
+    PhaseStatus,
+    Role,
+    Stack,
+)
+from campaigns.selectors import _membership
+from rules.dice import Roll, verify
+
+HIDDEN = "hidden"
+
+# Purposes that name a unit or a stack, as the services write them (campaigns/services/setup.py
+# `_level_purpose`, turns.py `pops_buy`, rules/erfworld/combat.py special retaliation).
+_COMMANDER_LEVEL = re.compile(r"commander level of .+ \((?P<whose>[^()]+)\)")
+_RETALIATION = re.compile(r"special retaliation: stack (?P<stack>\d+)\b.*")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Viewer:
+    """Who is looking: the GM sees everything; anyone else what their side may see."""
+
+    membership: Membership
+    is_gm: bool
+    side_id: int | None
+    own_usernames: frozenset[str]
+    own_stack_ids: frozenset[int]
+
+    def sees_event(self, side_id: int | None) -> bool:
+        """Event visibility: no side = everyone in the campaign; a side = it and the GM."""
+        return self.is_gm or side_id is None or side_id == self.side_id
+
+    def sees_purpose(self, purpose: str) -> bool:
+        if self.is_gm:
+            return True
+        level = _COMMANDER_LEVEL.fullmatch(purpose)
+        if level is not None:
+            return level["whose"] in self.own_usernames
+        retaliation = _RETALIATION.fullmatch(purpose)
+        if retaliation is not None:
+            return int(retaliation["stack"]) in self.own_stack_ids
+        return True
+
+
+def viewer_of(*, user: User, campaign: Campaign) -> Viewer:
+    """The member `user` as a viewer (NotAllowedError `not_member` for anyone else)."""
+    membership = _membership(user=user, campaign=campaign)
+    is_gm = membership.role == Role.GM
+    side_id = membership.side_id
+    usernames: frozenset[str] = frozenset()
+    stacks: frozenset[int] = frozenset()
+    if not is_gm and side_id is not None:
+        usernames = frozenset(
+            Membership.objects.filter(campaign=campaign, side_id=side_id)
+            .values_list("user__username", flat=True)
+        )
+        stacks = frozenset(
+            Stack.objects.filter(campaign=campaign, side_id=side_id).values_list("id", flat=True)
+        )
+    return Viewer(membership=membership, is_gm=is_gm, side_id=side_id,
+                  own_usernames=usernames, own_stack_ids=stacks)
+
+
+def event_roll_numbers(payload: Mapping[str, Any]) -> list[int]:
+    """The roll numbers an event's payload records (`rolls` or `dice`, as the services write)."""
+    numbers = []
+    for key in ("rolls", "dice"):
+        for record in payload.get(key) or []:
+            if isinstance(record, dict) and isinstance(record.get("number"), int):
+                numbers.append(record["number"])
+    return numbers
+
+
+def _visible_numbers(viewer: Viewer, events: Iterable[Mapping[str, Any]]) -> set[int]:
+    visible: set[int] = set()
+    for e in events:
+        if viewer.sees_event(e["side_id"]):
+            visible.update(event_roll_numbers(e["payload"]))
+    return visible
+
+
+def _checked_rolls(
+    viewer: Viewer, *, seed: str, commitment: str, rows: list[DiceRoll],
+    visible_numbers: set[int],
+) -> tuple[bool, list[dict[str, Any]]]:
+    rolls = [Roll(number=r.number, purpose=r.purpose, sides=r.sides, value=r.value)
+             for r in rows]
+    checked = verify(seed=seed, commitment=commitment, rolls=rolls)
+    out = []
+    for result in checked.results:
+        roll = result.roll
+        shown = viewer.is_gm or (roll.number in visible_numbers
+                                 and viewer.sees_purpose(roll.purpose))
+        out.append({
+            "number": roll.number,
+            "purpose": roll.purpose if shown else HIDDEN,
+            "sides": roll.sides,
+            "value": roll.value,
+            "expected": result.expected,
+            "matches": result.matches,
+        })
+    return checked.commitment_ok, out
+
+
+def _unrevealed(commitment: str) -> dict[str, Any]:
+    return {"commitment": commitment, "seed": None, "revealed": False, "commitment_ok": None,
+            "rolls": [], "all_match": None}
+
+
+def _revealed(
+    viewer: Viewer, *, seed: str, commitment: str, rows: list[DiceRoll],
+    events: Iterable[Mapping[str, Any]],
+) -> dict[str, Any]:
+    commitment_ok, rolls = _checked_rolls(
+        viewer, seed=seed, commitment=commitment, rows=rows,
+        visible_numbers=_visible_numbers(viewer, events),
+    )
+    return {"commitment": commitment, "seed": seed, "revealed": True,
+            "commitment_ok": commitment_ok, "rolls": rolls,
+            "all_match": commitment_ok and all(r["matches"] for r in rolls)}
+
+
+def phase_dice_verification(*, user: User, campaign: Campaign, phase: Phase) -> dict[str, Any]:
+    """A phase's dice: its commitment; once it has closed, its seed and every roll re-derived
+    (`matches` each, `all_match` for the seed's commitment and every roll together)."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    if phase.campaign_id != campaign.pk:
+        raise CampaignError("There is no such phase in this campaign.", code="unknown_phase",
+                            field="phase")
+    info = {"id": phase.pk, "turn": phase.turn.number, "kind": phase.kind,
+            "status": phase.status, "opened_at": phase.opened_at, "closed_at": phase.closed_at}
+    # The seed is secret until the phase closes: read it only then (Phase.revealed_seed).
+    seed = phase.revealed_seed
+    if seed is None or phase.status != PhaseStatus.CLOSED:
+        return {"phase": info, **_unrevealed(phase.dice_commitment)}
+    rows = list(DiceRoll.objects.filter(phase=phase).order_by("number"))
+    events = Event.objects.filter(phase=phase, payload__has_any_keys=["rolls", "dice"]).values(
+        "side_id", "payload")
+    return {"phase": info, **_revealed(viewer, seed=seed, commitment=phase.dice_commitment,
+                                       rows=rows, events=events)}
+
+
+def setup_dice_verification(*, user: User, campaign: Campaign) -> dict[str, Any]:
+    """The campaign's setup dice (commander levels rolled before the first phase): the
+    commitment published at creation; once the campaign has started, the seed and every
+    roll re-derived."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    info = {"revealed_at": campaign.setup_dice_revealed_at}
+    if campaign.setup_dice_revealed_at is None:
+        return {"setup": info, **_unrevealed(campaign.setup_dice_commitment)}
+    rows = list(DiceRoll.objects.filter(campaign=campaign, phase__isnull=True).order_by("number"))
+    events = Event.objects.filter(campaign=campaign, phase__isnull=True,
+                                  payload__has_any_keys=["rolls", "dice"]).values(
+        "side_id", "payload")
+    return {"setup": info, **_revealed(viewer, seed=campaign.setup_dice_seed,
+                                       commitment=campaign.setup_dice_commitment, rows=rows,
+                                       events=events)}

@@ -1,0 +1,66 @@
+"""Reads for the map page beyond `map_state`: the viewer's scout orders, pops and unit types."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.models import User
+from campaigns.models import (
+    Campaign,
+    Membership,
+    PhaseKind,
+    PhaseStatus,
+    Role,
+    ScoutOrder,
+    Unit,
+    UnitType,
+)
+
+
+def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
+    """What the map's tools need to know about the viewer, all of it their own side's data:
+
+    - their membership (id, role, Chief Warlord flag) and pop points;
+    - the scout orders of their side in the open scout phase (to show, edit and cancel);
+    - their own unit types (what pops they may buy) and the scenario's pop hexes;
+    - pops their side bought that wait to appear (count per pop hex).
+    A non-member is refused by the caller (the page is a 404 for them).
+    """
+    membership = (
+        Membership.objects.select_related("side").filter(campaign=campaign, user=user).get()
+    )
+    side_id = membership.side_id
+    orders: list[dict[str, Any]] = []
+    if side_id is not None:
+        orders = [
+            {"id": o.pk, "scout": o.scout_id, "scout_name": o.scout.name,
+             "directions": list(o.directions), "inspected_hexes": list(o.inspected_hexes)}
+            for o in ScoutOrder.objects.select_related("scout")
+            .filter(phase__campaign=campaign, phase__status=PhaseStatus.OPEN,
+                    phase__kind=PhaseKind.SCOUT, scout__side_id=side_id)
+            .order_by("pk")
+        ]
+    unit_types = [
+        {"id": t["id"], "name": t["name"], "cost": str(t["cost"])}
+        for t in UnitType.objects.filter(owner=membership).order_by("name")
+        .values("id", "name", "cost")
+    ]
+    waiting: dict[str, int] = {}
+    if side_id is not None:
+        for hex_label in (
+            Unit.objects.filter(campaign=campaign, side_id=side_id, stack__isnull=True,
+                                current_hits__gt=0)
+            .exclude(pop_hex="").values_list("pop_hex", flat=True)
+        ):
+            waiting[hex_label] = waiting.get(hex_label, 0) + 1
+    return {
+        "membership": membership.pk,
+        "role": membership.role,
+        "side": membership.side.kind if membership.side is not None else None,
+        "is_chief_warlord": membership.is_chief_warlord,
+        "pop_points": str(membership.pop_points) if membership.role == Role.PLAYER else None,
+        "pop_hexes": list(campaign.pop_hexes),
+        "unit_types": unit_types,
+        "scout_orders": orders,
+        "pops_waiting": [{"hex": h, "count": n} for h, n in sorted(waiting.items())],
+    }

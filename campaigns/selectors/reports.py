@@ -1,0 +1,122 @@
+"""Reports (combat, ambush, siege, scout) and the event log, as a member may see them.
+
+An event with no side is for everyone in the campaign, one with a side for that side and the
+GM. A few events for everyone also record another side's units outside a fight (healing of
+both sides, the GM's hit adjustments): a player gets them with only their own side's units,
+and every recorded roll passes through the same purpose redaction as the dice page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from campaigns.models import Campaign, Event, EventKind, Unit
+from campaigns.selectors.dice import HIDDEN, Viewer, viewer_of
+
+REPORT_KINDS = {
+    "combat": EventKind.COMBAT,
+    "ambush": EventKind.AMBUSH,
+    "siege": EventKind.SIEGE,
+    "scout": EventKind.SCOUT_REPORT,
+}
+MAX_EVENTS = 200
+
+
+def _visible_events(viewer: Viewer, campaign: Campaign) -> QuerySet[Event]:
+    events = Event.objects.filter(campaign=campaign)
+    if not viewer.is_gm:
+        events = events.filter(Q(side__isnull=True) | Q(side_id=viewer.side_id)
+                               if viewer.side_id is not None else Q(side__isnull=True))
+    return events
+
+
+def _redacted_rolls(viewer: Viewer, records: Any) -> Any:
+    if not isinstance(records, list):
+        return records
+    return [
+        {**r, "purpose": HIDDEN}
+        if isinstance(r, dict) and not viewer.sees_purpose(str(r.get("purpose", "")))
+        else r
+        for r in records
+    ]
+
+
+def _own_unit_ids(viewer: Viewer, campaign: Campaign, ids: list[int]) -> set[int]:
+    if viewer.side_id is None:
+        return set()
+    return set(Unit.objects.filter(campaign=campaign, side_id=viewer.side_id, pk__in=ids)
+               .values_list("id", flat=True))
+
+
+def _for_viewer(viewer: Viewer, campaign: Campaign, event: Event) -> dict[str, Any] | None:
+    """The event as the viewer may see it; None when it is about another side's hidden unit."""
+    payload = dict(event.payload)
+    summary = event.summary
+    if not viewer.is_gm:
+        for key in ("rolls", "dice"):
+            if key in payload:
+                payload[key] = _redacted_rolls(viewer, payload[key])
+        if event.kind == EventKind.HEALING:
+            healed = [h for h in payload.get("healed", []) if isinstance(h, dict)]
+            own = _own_unit_ids(viewer, campaign, [h["unit"] for h in healed if "unit" in h])
+            payload["healed"] = [h for h in healed if h.get("unit") in own]
+            n = len(payload["healed"])
+            summary = (f"Healing: {n} of your side's units with partial hits "
+                       f"{'is' if n == 1 else 'are'} restored to full." if n
+                       else "Healing: no unit of your side had partial hits.")
+        elif (event.kind == EventKind.HITS_ADJUSTED and "unit" in payload
+              and not _own_unit_ids(viewer, campaign, [payload["unit"]])):
+            return None
+    return {
+        "id": event.pk,
+        "kind": event.kind,
+        "phase": event.phase_id,
+        "turn": event.phase.turn.number if event.phase is not None else None,
+        "side": event.side.kind if event.side is not None else None,
+        "actor": event.actor.public_name if event.actor is not None else None,
+        "created_at": event.created_at,
+        "summary": summary,
+        "payload": payload,
+    }
+
+
+def _rows(queryset: QuerySet[Event]) -> QuerySet[Event]:
+    return queryset.select_related("phase__turn", "side", "actor")
+
+
+def reports_for(*, user: User, campaign: Campaign, kind: str | None = None) -> list[dict[str, Any]]:
+    """The combat, ambush, siege and scout reports the user may see, newest first, with
+    their whole payload (every factor and die). `kind` is one of REPORT_KINDS or None."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    kinds = [REPORT_KINDS[kind]] if kind is not None else list(REPORT_KINDS.values())
+    events = _rows(_visible_events(viewer, campaign).filter(kind__in=kinds)).order_by("-id")
+    return [row for e in events if (row := _for_viewer(viewer, campaign, e)) is not None]
+
+
+def report_detail(*, user: User, campaign: Campaign, event_id: int) -> dict[str, Any]:
+    """One report the user may see; Event.DoesNotExist for any other event id."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    event = _rows(_visible_events(viewer, campaign).filter(
+        kind__in=list(REPORT_KINDS.values()))).get(pk=event_id)
+    row = _for_viewer(viewer, campaign, event)
+    if row is None:
+        raise Event.DoesNotExist
+    return row
+
+
+def events_since(
+    *, user: User, campaign: Campaign, since: int = 0, limit: int = MAX_EVENTS
+) -> dict[str, Any]:
+    """The events the user may see with an id above `since`, oldest first, at most `limit`
+    (1 to 200). `next_since` is the id to ask from next; `more` says whether there are more."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    limit = max(1, min(limit, MAX_EVENTS))
+    page = list(_rows(_visible_events(viewer, campaign).filter(pk__gt=since))
+                .order_by("id")[: limit + 1])
+    more = len(page) > limit
+    page = page[:limit]
+    events = [row for e in page if (row := _for_viewer(viewer, campaign, e)) is not None]
+    return {"events": events, "next_since": page[-1].pk if page else since, "more": more}

@@ -1,0 +1,264 @@
+"""The campaign forum: threads by audience, posts with mentions, read markers, share tokens,
+and the system posts the engine writes for its events."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from functools import partial
+
+from django.db import transaction
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from accounts.models import NotificationKind, User
+from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
+from campaigns.exports.markup import escape_markdown
+from campaigns.models import (
+    Campaign,
+    Event,
+    EventKind,
+    Membership,
+    Notification,
+    Post,
+    PostMention,
+    ShareToken,
+    Side,
+    Thread,
+    ThreadAudience,
+    ThreadReadMarker,
+)
+from campaigns.notifications import deliver_notifications
+from campaigns.selectors import _membership
+from campaigns.selectors.forum import can_read, edit_window, readers_of
+
+MAX_POST_LENGTH = 20_000
+MAX_ACTIVE_TOKENS = 20
+# "@name" not preceded by a word character (so e-mail addresses are not mentions).
+_MENTION = re.compile(r"(?<![\w@])@([\w.+-]+)")
+
+
+# --- Threads -----------------------------------------------------------------------------
+
+
+def threads_ensure(*, campaign: Campaign) -> list[Thread]:
+    """The campaign's threads, created if missing: public, one per side, GM notes. Idempotent
+    and safe when two requests create them at once (unique constraints + get_or_create)."""
+    threads = [Thread.objects.get_or_create(
+        campaign=campaign, audience=ThreadAudience.PUBLIC, side=None,
+        defaults={"title": "Public thread"})[0]]
+    for side in Side.objects.filter(campaign=campaign).order_by("kind"):
+        threads.append(Thread.objects.get_or_create(
+            campaign=campaign, audience=ThreadAudience.SIDE, side=side,
+            defaults={"title": f"{side.name} (side thread)"})[0])
+    threads.append(Thread.objects.get_or_create(
+        campaign=campaign, audience=ThreadAudience.GM, side=None,
+        defaults={"title": "GM notes"})[0])
+    return threads
+
+
+def _thread(campaign: Campaign, *, side: Side | None) -> Thread:
+    for t in threads_ensure(campaign=campaign):
+        if side is None and t.audience == ThreadAudience.PUBLIC:
+            return t
+        if side is not None and t.side_id == side.pk:
+            return t
+    raise LookupError("threads_ensure always returns the public and side threads")
+
+
+# --- Posts -------------------------------------------------------------------------------
+
+
+def _clean_body(body: str) -> str:
+    text = body.replace("\r\n", "\n").strip()
+    if not text:
+        raise CampaignError("A post needs some text.", code="empty_post", field="body")
+    if len(text) > MAX_POST_LENGTH:
+        raise CampaignError(
+            f"A post is at most {MAX_POST_LENGTH} characters; this one has {len(text)}.",
+            code="post_too_long", field="body")
+    return text
+
+
+def _writer(*, user: User, thread: Thread) -> Membership:
+    membership = _membership(user=user, campaign=thread.campaign)
+    if not can_read(membership, thread):
+        raise NotAllowedError(
+            "Only the members of this thread's audience may post in it.", code="not_audience")
+    return membership
+
+
+def _notify_mentions(post: Post, *, author: User) -> list[User]:
+    """Notify every reader of the thread named with @username in the post who was not
+    notified for this post before; returns who was notified now."""
+    names = {m.lower().rstrip(".") for m in _MENTION.findall(post.body)}
+    if not names:
+        return []
+    already = set(PostMention.objects.filter(post=post).values_list("user_id", flat=True))
+    targets = [u for u in readers_of(post.thread)
+               if u.username.lower() in names and u.pk != author.pk and u.pk not in already]
+    if not targets:
+        return []
+    PostMention.objects.bulk_create([PostMention(post=post, user=u) for u in targets])
+    thread = post.thread
+    rows = Notification.objects.bulk_create([
+        Notification(user=u, campaign_id=thread.campaign_id, kind=NotificationKind.MENTION,
+                     message=f"{author.public_name} mentioned you in “{thread.title}” of "
+                     f"{thread.campaign.name}.")
+        for u in targets
+    ])
+    ids = [n.pk for n in rows]
+    transaction.on_commit(partial(deliver_notifications, ids))
+    return targets
+
+
+@transaction.atomic
+def post_create(*, user: User, thread: Thread, body: str) -> Post:
+    """A member's post in a thread of their audience; @mentions of its readers notify them."""
+    _writer(user=user, thread=thread)
+    text = _clean_body(body)
+    post = Post.objects.create(thread=thread, author=user, body=text)
+    _notify_mentions(post, author=user)
+    # The author has read their own post.
+    thread_mark_read(user=user, thread=thread, post_id=post.pk)
+    return post
+
+
+@transaction.atomic
+def post_edit(*, user: User, post: Post, body: str) -> Post:
+    """The author edits their post within the edit window; "edited" is shown from then on.
+    Mentions added by the edit notify; those already notified are not notified again."""
+    post = Post.objects.select_for_update().select_related("thread__campaign").get(pk=post.pk)
+    _writer(user=user, thread=post.thread)
+    if post.author_id != user.pk:
+        raise NotAllowedError("Only its author may edit a post.", code="not_author")
+    minutes = int(edit_window().total_seconds() // 60)
+    if timezone.now() - post.created_at > edit_window():
+        raise RuleViolationError(
+            f"A post may be edited only within {minutes} minutes of posting.",
+            code="edit_window_passed")
+    text = _clean_body(body)
+    if text != post.body:
+        post.body = text
+        post.edited_at = timezone.now()
+        post.save(update_fields=["body", "edited_at"])
+        _notify_mentions(post, author=user)
+    return post
+
+
+def thread_mark_read(*, user: User, thread: Thread, post_id: int) -> None:
+    """Move the user's read marker forward to `post_id` (never back)."""
+    marker, created = ThreadReadMarker.objects.get_or_create(
+        thread=thread, user=user, defaults={"last_read_post_id": post_id})
+    if not created and marker.last_read_post_id < post_id:
+        ThreadReadMarker.objects.filter(pk=marker.pk, last_read_post_id__lt=post_id).update(
+            last_read_post_id=post_id, updated_at=timezone.now())
+
+
+# --- Share tokens ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def share_token_create(*, user: User, campaign: Campaign, label: str = "") -> ShareToken:
+    """A new secret for the user's private feeds and map images of this campaign."""
+    _membership(user=user, campaign=campaign)
+    label = label.strip()
+    if len(label) > 80:
+        raise CampaignError("A token's label is at most 80 characters.", code="label_too_long",
+                            field="label")
+    active = ShareToken.objects.filter(campaign=campaign, user=user, revoked_at__isnull=True)
+    if active.count() >= MAX_ACTIVE_TOKENS:
+        raise RuleViolationError(
+            f"You have {MAX_ACTIVE_TOKENS} active tokens for this campaign; revoke one first.",
+            code="too_many_tokens")
+    return ShareToken.objects.create(campaign=campaign, user=user, label=label,
+                                     token=secrets.token_urlsafe(32))
+
+
+@transaction.atomic
+def share_token_revoke(*, user: User, token: ShareToken) -> ShareToken:
+    """Revoke one of the user's tokens: every URL carrying it stops working at once."""
+    token = ShareToken.objects.select_for_update().get(pk=token.pk)
+    if token.user_id != user.pk:
+        raise NotAllowedError("Only its owner may revoke a token.", code="not_owner")
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+# --- System posts ------------------------------------------------------------------------
+
+# Events the engine reports in the forum. An event with a side goes to that side's thread
+# only; fights go to the thread of each side (both fought, both saw them); the rest to the
+# public thread.
+SYSTEM_POST_KINDS = frozenset({
+    EventKind.CAMPAIGN_STARTED, EventKind.PHASE_OPENED, EventKind.PHASE_CLOSED,
+    EventKind.DEADLINE_REACHED, EventKind.PHASE_AUTO_CLOSED, EventKind.PHASE_EARLY_CLOSED,
+    EventKind.DEADLINE_EXTENDED, EventKind.CAMPAIGN_PAUSED, EventKind.CAMPAIGN_RESUMED,
+    EventKind.SCOUT_REPORT, EventKind.COMBAT, EventKind.AMBUSH, EventKind.SIEGE,
+    EventKind.FORTIFICATION_CAPTURED, EventKind.POP_POINTS_GRANTED, EventKind.POPS_PLACED,
+    EventKind.CAMPAIGN_FINISHED,
+})
+FIGHT_KINDS = frozenset({EventKind.COMBAT, EventKind.AMBUSH, EventKind.SIEGE})
+REPORT_PAGE_KINDS = frozenset({*FIGHT_KINDS, EventKind.SCOUT_REPORT})
+
+
+def _url(name: str, args: list[int], fallback: str) -> str:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return fallback
+
+
+def event_links(event: Event) -> list[tuple[str, str]]:
+    """(label, path) of the pages that report an event in full."""
+    c = event.campaign_id
+    links = []
+    if event.kind in REPORT_PAGE_KINDS:
+        links.append(("Full report", _url("campaigns:report", [c, event.pk],
+                                          f"/campaigns/{c}/reports/{event.pk}/")))
+    if event.phase_id is not None and event.kind in (EventKind.PHASE_OPENED,
+                                                      EventKind.PHASE_CLOSED):
+        label = "Dice commitment" if event.kind == EventKind.PHASE_OPENED else "Verify the dice"
+        links.append((label, _url("campaigns:dice", [c, event.phase_id],
+                                  f"/campaigns/{c}/dice/{event.phase_id}/")))
+        if event.kind == EventKind.PHASE_CLOSED:
+            links.append(("Replay the phase", _url("campaigns:replay", [c, event.phase_id],
+                                                   f"/campaigns/{c}/replay/{event.phase_id}/")))
+    if event.kind == EventKind.CAMPAIGN_FINISHED:
+        links.append(("History", _url("campaigns:history", [c], f"/campaigns/{c}/history/")))
+    return links
+
+
+def system_post_body(event: Event) -> str:
+    body = escape_markdown(event.summary)
+    links = event_links(event)
+    if links:
+        body += "\n\n" + " · ".join(f"[{label}]({path})" for label, path in links)
+    return body
+
+
+def system_posts_for_event(event: Event) -> list[Post]:
+    """Write the engine's post(s) for an event into the right thread(s); once per thread."""
+    if event.kind not in SYSTEM_POST_KINDS:
+        return []
+    campaign = event.campaign
+    if event.side_id is not None:
+        threads = [_thread(campaign, side=event.side)]
+    elif event.kind in FIGHT_KINDS:
+        threads = [_thread(campaign, side=s) for s in Side.objects.filter(campaign=campaign)
+                   .order_by("kind")]
+    else:
+        threads = [_thread(campaign, side=None)]
+    body = system_post_body(event)
+    return [Post.objects.get_or_create(thread=t, event=event, defaults={"body": body})[0]
+            for t in threads]
+
+
+def forum_on_event(event: Event) -> None:
+    """The engine's hook (campaigns.services.common.record_event): threads when a campaign is
+    created or started, and the system posts of the events the forum reports."""
+    if event.kind in (EventKind.CAMPAIGN_CREATED, EventKind.CAMPAIGN_STARTED):
+        threads_ensure(campaign=event.campaign)
+    system_posts_for_event(event)

@@ -1,0 +1,1541 @@
+/**
+ * The campaign map: draws the map JSON as one SVG and runs the play tools over the REST API.
+ *
+ *   mountMap(element, data, options) -> controller
+ *     element  an empty container; the toolbar, the SVG viewport, the legend and the side
+ *              panel are drawn inside it.
+ *     data     the map JSON, either as GET /api/v1/campaigns/<id>/map/ answers it
+ *              ({map: {cols, rows, default_terrain}, hexes: [{hex, terrain}], stacks,
+ *              fortifications, sightings, viewer, phase, turn}) or a phase snapshot as the
+ *              history page has it ({map: {cols, rows, terrain: {label: terrain}}, stacks,
+ *              fortifications, phase}).
+ *     options  {readOnly: true}: pan, zoom, hover and inspect stacks, no actions (history).
+ *              {page: <the map page's tools data>} for the interactive map (mountMapPage).
+ *     controller {update(data), select(stackId), selectHex(label), zoomBy(factor),
+ *                 panBy(dx, dy), fit(), centreOn(label), destroy(); model, view, tools}
+ *
+ *   Example (history page): mountMap(el, snapshotJson, {readOnly: true}).
+ *   The helpers hexNeighbours, directionTo, hexCenter, parseLabel, formatLabel and
+ *   columnLetters are exported too (the same hex maths as rules/hexgrid.py).
+ *
+ *   mountMapPage(element) boots /campaigns/<id>/map/ from its two json_script elements
+ *   ("map-data": the map JSON, "map-page-data": campaign id, API base, CSRF token, the
+ *   viewer's scout orders, unit types and pop hexes); the controller is window.campaignMap.
+ *   After every action it refetches the map JSON and fires "campaign-changed" on <body>
+ *   (the phase bar refreshes); a "phase-changed" event on <body> makes it refetch.
+ *
+ * Hexes are flat-topped in "odd-q" offset layout, exactly as rules/hexgrid.py: column A is
+ * 0, rows count from 1, odd columns (B, D, …) sit half a hex lower. Every hex is one SVG
+ * path carrying data-hex="<label>"; the whole map is built as one string and every event is
+ * delegated from the SVG, so a 100 × 100 map is 10,000 elements and a handful of listeners.
+ * The server applies the fog of war; this code only draws what it was given.
+ */
+
+const SIZE = 30; // circumradius of a hex in SVG units
+const HALF_H = Math.round((Math.sqrt(3) * SIZE) / 2 * 100) / 100; // 25.98
+const HEX_H = HALF_H * 2;
+const HEX_TAIL = `l${SIZE / 2} -${HALF_H}h${SIZE}l${SIZE / 2} ${HALF_H}l-${SIZE / 2} ${HALF_H}h-${SIZE}z`;
+const MIN_ZOOM_FLOOR = 0.05;
+const MAX_ZOOM = 4;
+const PAN_STEP = 80;
+
+export const TERRAIN_COLOURS = {
+  open: "#e4ebc8",
+  road: "#d8bf8a",
+  hills: "#b9976a",
+  woods: "#5d8a4c",
+  swamp: "#7f9e92",
+  dense_forest: "#3f6b35",
+  rocky: "#9a9488",
+  village: "#d6a27a",
+  deep_water: "#5a86b8",
+};
+const DARK_TERRAIN = new Set(["woods", "dense_forest", "deep_water", "swamp"]);
+const DIRECTIONS = [
+  ["N", 0, -1], ["NE", 1, -1], ["SE", 1, 0], ["S", 0, 1], ["SW", -1, 1], ["NW", -1, 0],
+];
+const SIDE_NAMES = { alliance: "Alliance", opposition: "Opposition" };
+
+// --- Hex maths (the same conventions as rules/hexgrid.py) --------------------------------
+
+export function columnLetters(index) {
+  let letters = "";
+  let n = index + 1;
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+export function parseLabel(label) {
+  const m = /^([A-Z]+)([0-9]+)$/.exec(label || "");
+  if (!m) return null;
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return { col: col - 1, row: Number(m[2]) };
+}
+
+export function formatLabel(col, row) {
+  return `${columnLetters(col)}${row}`;
+}
+
+function toAxial(col, row) {
+  return { q: col, r: row - 1 - (col - (col & 1)) / 2 };
+}
+
+function fromAxial(q, r) {
+  return { col: q, row: r + (q - (q & 1)) / 2 + 1 };
+}
+
+/** The labels of a hex's neighbours on a cols × rows map, in the order N, NE, SE, S, SW, NW. */
+export function hexNeighbours(label, cols, rows) {
+  const at = parseLabel(label);
+  if (!at) return [];
+  const { q, r } = toAxial(at.col, at.row);
+  const out = [];
+  for (const [, dq, dr] of DIRECTIONS) {
+    const { col, row } = fromAxial(q + dq, r + dr);
+    if (col >= 0 && col < cols && row >= 1 && row <= rows) out.push(formatLabel(col, row));
+  }
+  return out;
+}
+
+/** The direction ("N" … "NW") from one hex to an adjacent one, or null. */
+export function directionTo(from, to) {
+  const a = parseLabel(from);
+  const b = parseLabel(to);
+  if (!a || !b) return null;
+  const p = toAxial(a.col, a.row);
+  const t = toAxial(b.col, b.row);
+  const found = DIRECTIONS.find(([, dq, dr]) => t.q - p.q === dq && t.r - p.r === dr);
+  return found ? found[0] : null;
+}
+
+/** The centre of a hex in SVG units. */
+export function hexCenter(label) {
+  const at = parseLabel(label);
+  if (!at) return null;
+  return centerOf(at.col, at.row);
+}
+
+function centerOf(col, row) {
+  return {
+    x: SIZE + col * 1.5 * SIZE,
+    y: HALF_H + (row - 1) * HEX_H + (col & 1) * HALF_H,
+  };
+}
+
+function r2(v) {
+  return Math.round(v * 100) / 100;
+}
+
+// The two ends of a hexside of the hex centred at (x, y), for drawing walls.
+function hexsideEnds(x, y, direction) {
+  const v = [
+    [x + SIZE, y], [x + SIZE / 2, y + HALF_H], [x - SIZE / 2, y + HALF_H],
+    [x - SIZE, y], [x - SIZE / 2, y - HALF_H], [x + SIZE / 2, y - HALF_H],
+  ];
+  const ends = { N: [4, 5], NE: [5, 0], SE: [0, 1], S: [1, 2], SW: [2, 3], NW: [3, 4] }[direction];
+  return ends ? [v[ends[0]], v[ends[1]]] : null;
+}
+
+// --- Small DOM helpers ---------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function titleCase(text) {
+  return String(text || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+// --- Data ------------------------------------------------------------------------------------
+
+/** Both shapes of the map JSON (the API's and a phase snapshot's) as one indexed model. */
+function normalize(data) {
+  const m = data.map || {};
+  const terrain = new Map();
+  if (Array.isArray(data.hexes)) for (const row of data.hexes) terrain.set(row.hex, row.terrain);
+  else if (m.terrain) for (const [hex, t] of Object.entries(m.terrain)) terrain.set(hex, t);
+  const model = {
+    cols: m.cols || 1,
+    rows: m.rows || 1,
+    defaultTerrain: m.default_terrain || "open",
+    terrain,
+    stacks: data.stacks || [],
+    forts: data.fortifications || [],
+    sightings: data.sightings || [],
+    viewer: data.viewer || null,
+    phase: data.phase || null,
+    turn: data.turn ?? (data.phase ? data.phase.turn : null),
+    stacksAt: new Map(),
+    fortsAt: new Map(),
+    sightingAt: new Map(),
+    stackById: new Map(),
+  };
+  for (const s of model.stacks) {
+    if (!model.stacksAt.has(s.hex)) model.stacksAt.set(s.hex, []);
+    model.stacksAt.get(s.hex).push(s);
+    if (s.id !== undefined) model.stackById.set(s.id, s);
+  }
+  for (const f of model.forts) {
+    if (!model.fortsAt.has(f.hex)) model.fortsAt.set(f.hex, []);
+    model.fortsAt.get(f.hex).push(f);
+  }
+  for (const s of model.sightings) model.sightingAt.set(s.hex, s);
+  return model;
+}
+
+function terrainOf(model, label) {
+  const known = model.terrain.get(label);
+  if (known) return known;
+  const seen = model.sightingAt.get(label);
+  if (seen && seen.seen && seen.seen.terrain) return seen.seen.terrain;
+  return model.defaultTerrain;
+}
+
+function isGm(model) {
+  return Boolean(model.viewer && model.viewer.role === "gm");
+}
+
+// A hex is clear (not dimmed) when the viewer sees it now: the GM always; a side in the hexes
+// its stacks occupy and those sighted this turn. Without a viewer (a snapshot) nothing is dimmed.
+function clearHexes(model) {
+  if (!model.viewer || isGm(model)) return null;
+  const clear = new Set();
+  for (const s of model.stacks) if (s.side === model.viewer.side) clear.add(s.hex);
+  for (const s of model.sightings) if (model.turn !== null && s.turn === model.turn) clear.add(s.hex);
+  return clear;
+}
+
+function unitCount(stack) {
+  return (stack.units || []).length;
+}
+
+function stackTitle(stack) {
+  const side = SIDE_NAMES[stack.side] || titleCase(stack.side);
+  return `${side} stack in ${stack.hex} (${plural(unitCount(stack), "unit")})`;
+}
+
+function hasSpecial(unit, special) {
+  return Array.isArray(unit.specials) && unit.specials.includes(special);
+}
+
+// --- Drawing ---------------------------------------------------------------------------------
+
+function terrainLayer(model, clear) {
+  const paths = [];
+  for (let col = 0; col < model.cols; col++) {
+    const letters = columnLetters(col);
+    for (let row = 1; row <= model.rows; row++) {
+      const label = letters + row;
+      const { x, y } = centerOf(col, row);
+      const fog = clear && !clear.has(label) ? " fog" : "";
+      paths.push(`<path data-hex="${label}" class="hex t-${terrainOf(model, label)}${fog}" d="M${r2(x - SIZE)} ${r2(y)}${HEX_TAIL}"/>`);
+    }
+  }
+  return paths.join("");
+}
+
+// Labels of the hexes in columns c0..c1 and rows r0..r1 only: laying out 10,000 texts is what
+// made a 100 × 100 map slow, and only a screenful of them can be read at once.
+function labelsMarkup(model, c0, c1, r0, r1) {
+  const out = [];
+  for (let col = c0; col <= c1; col++) {
+    const letters = columnLetters(col);
+    for (let row = r0; row <= r1; row++) {
+      const label = letters + row;
+      const { x, y } = centerOf(col, row);
+      const dark = DARK_TERRAIN.has(terrainOf(model, label)) ? ' class="on-dark"' : "";
+      out.push(`<text x="${r2(x)}" y="${r2(y - HALF_H + 10)}"${dark}>${label}</text>`);
+    }
+  }
+  return out.join("");
+}
+
+function marksLayer(model, selectedId, pendingPops) {
+  const out = [];
+  for (const [hex, forts] of model.fortsAt) {
+    const c = hexCenter(hex);
+    if (!c) continue;
+    for (const f of forts) {
+      const owner = f.owner || "none";
+      const hits = f.hits === null || f.hits === undefined ? "?" : f.hits;
+      if (f.kind === "wall" && f.direction) {
+        const ends = hexsideEnds(c.x, c.y, f.direction);
+        if (!ends) continue;
+        const [[x1, y1], [x2, y2]] = ends;
+        const mx = (x1 + x2) / 2 + (c.x - (x1 + x2) / 2) * 0.22;
+        const my = (y1 + y2) / 2 + (c.y - (y1 + y2) / 2) * 0.22;
+        out.push(`<line class="wall side-${owner}" x1="${r2(x1)}" y1="${r2(y1)}" x2="${r2(x2)}" y2="${r2(y2)}"/>`);
+        out.push(`<text class="wall-hits" x="${r2(mx)}" y="${r2(my + 3)}">${hits}</text>`);
+      } else {
+        out.push(`<g class="tower side-${owner}"><rect x="${r2(c.x - 27)}" y="${r2(c.y - 8)}" width="17" height="14" rx="2"/>` +
+          `<text x="${r2(c.x - 18.5)}" y="${r2(c.y + 3)}">${hits}</text></g>`);
+      }
+    }
+  }
+  for (const s of model.sightings) {
+    const c = hexCenter(s.hex);
+    if (!c) continue;
+    out.push(`<text class="sighting-turn" x="${r2(c.x + 17)}" y="${r2(c.y - 4)}">T${Number(s.turn)}</text>`);
+    const own = (model.stacksAt.get(s.hex) || []).length > 0;
+    const seenStacks = (s.seen && s.seen.stacks) || [];
+    if (!own && seenStacks.length) {
+      seenStacks.slice(0, 3).forEach((st, i) => {
+        const n = (st.units || []).length;
+        const x = c.x - 14 + i * 15;
+        out.push(`<g class="badge seen side-${st.side}" data-at="${s.hex}"><rect x="${r2(x - 7)}" y="${r2(c.y + 4)}" width="14" height="12" rx="3"/>` +
+          `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${n}</text></g>`);
+      });
+    }
+  }
+  for (const p of pendingPops || []) {
+    const c = hexCenter(p.hex);
+    if (c) out.push(`<text class="pops-waiting" x="${r2(c.x + 16)}" y="${r2(c.y + 12)}">+${Number(p.count)}</text>`);
+  }
+  for (const [hex, stacks] of model.stacksAt) {
+    const c = hexCenter(hex);
+    if (!c) continue;
+    const shown = stacks.slice(0, 3);
+    shown.forEach((s, i) => {
+      const x = c.x - (shown.length - 1) * 8 + i * 16;
+      const selected = s.id !== undefined && s.id === selectedId ? " selected" : "";
+      const id = s.id !== undefined ? ` data-stack="${Number(s.id)}"` : "";
+      out.push(`<g class="badge stack side-${s.side}${selected}"${id} data-at="${hex}"><rect x="${r2(x - 7.5)}" y="${r2(c.y + 3)}" width="15" height="14" rx="3"/>` +
+        `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${unitCount(s)}</text></g>`);
+    });
+    if (stacks.length > 3) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 25)}">+${stacks.length - 3}</text>`);
+  }
+  return out.join("");
+}
+
+function legendItems(model) {
+  const present = new Set([model.defaultTerrain]);
+  for (const t of model.terrain.values()) present.add(t);
+  for (const s of model.sightings) if (s.seen && s.seen.terrain) present.add(s.seen.terrain);
+  const terrains = [...present].sort();
+  const items = terrains.map((t) => h("li", {},
+    h("span", { class: "swatch", style: `background:${TERRAIN_COLOURS[t] || "#ccc"}` }), titleCase(t)));
+  items.push(h("li", {}, h("span", { class: "swatch side-alliance" }), "Alliance stack (units)"));
+  items.push(h("li", {}, h("span", { class: "swatch side-opposition" }), "Opposition stack (units)"));
+  items.push(h("li", {}, h("span", { class: "swatch tower-swatch" }), "Tower (hits); thick hexside: wall (hits)"));
+  if (model.viewer && !isGm(model)) {
+    items.push(h("li", {}, h("span", { class: "swatch fog-swatch" }), "Dimmed: not seen this turn"));
+    items.push(h("li", {}, h("span", { class: "swatch turn-swatch", text: "T2" }), "Sighted in that turn"));
+  }
+  return items;
+}
+
+// --- The map component -------------------------------------------------------------------------
+
+export function mountMap(element, data, options = {}) {
+  const readOnly = Boolean(options.readOnly);
+  const page = options.page || null;
+  const uid = `map${Math.random().toString(36).slice(2, 8)}`;
+  let model = normalize(data);
+  let view = { x: 0, y: 0, k: 1 };
+  let cursor = null;
+  let selectedHex = null;
+  let selectedStackId = null;
+  // The play tools (interactive page only); set once the component's functions exist.
+  let tools = null;
+
+  element.classList.add("map-shell");
+  element.replaceChildren();
+  const zoomIn = h("button", { type: "button", class: "map-zoom", "aria-label": "Zoom in", text: "+" });
+  const zoomOut = h("button", { type: "button", class: "map-zoom", "aria-label": "Zoom out", text: "−" });
+  const fitBtn = h("button", { type: "button", class: "map-zoom", text: "Fit map" });
+  const toolbar = h("div", { class: "map-toolbar", role: "toolbar", "aria-label": "Map view" },
+    zoomIn, zoomOut, fitBtn,
+    h("span", { class: "map-hint", text: "Drag or arrow keys to pan, wheel or +/− to zoom; Tab to the hex cursor, arrows move it, Enter selects." }));
+  const viewport = h("div", {
+    class: "map-viewport", tabindex: "0", role: "application",
+    "aria-label": "Map: arrow keys pan, plus and minus zoom, Tab moves to the hex cursor",
+    "aria-describedby": `${uid}-tip`,
+  });
+  const tooltip = h("div", { class: "map-tooltip", role: "tooltip", id: `${uid}-tip`, hidden: true });
+  const legend = h("ul", { class: "map-legend", "aria-label": "Legend" });
+  const panel = h("aside", { class: "map-panel", "aria-label": "Selection", "aria-live": "polite" });
+  const body = h("div", { class: "map-body" }, h("div", { class: "map-stage" }, viewport, legend), panel);
+  element.append(toolbar, body);
+
+  viewport.innerHTML = `<svg class="hexmap" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="Hex map">` +
+    `<g class="world"><g class="hexes"></g><g class="labels" aria-hidden="true"></g>` +
+    `<g class="marks"></g><g class="overlay" aria-hidden="true"></g></g></svg>`;
+  viewport.append(tooltip);
+  const svg = viewport.querySelector("svg");
+  const world = svg.querySelector(".world");
+  const hexLayer = svg.querySelector(".hexes");
+  const labelLayer = svg.querySelector(".labels");
+  const markLayer = svg.querySelector(".marks");
+  const overlay = svg.querySelector(".overlay");
+  let drawnHexes = "";
+
+  function mapSize() {
+    return {
+      w: SIZE * 2 + (model.cols - 1) * 1.5 * SIZE,
+      h: model.rows * HEX_H + (model.cols > 1 ? HALF_H : 0),
+    };
+  }
+
+  // The hex layer (10,000 elements on a 100 × 100 map) is rebuilt only when the data
+  // changed, and then only if its markup did; a selection redraws the markers alone.
+  function draw(dataChanged = false) {
+    if (dataChanged || !drawnHexes) {
+      const paths = terrainLayer(model, clearHexes(model));
+      if (paths !== drawnHexes) {
+        hexLayer.innerHTML = paths;
+        drawnHexes = paths;
+        drawLabels(true);
+        if (cursor) setCursor(cursor, false);
+      }
+    }
+    markLayer.innerHTML = marksLayer(model, selectedStackId, page ? page.pops_waiting : []);
+    legend.replaceChildren(...legendItems(model));
+    drawOverlay();
+  }
+
+  function drawOverlay() {
+    const parts = [];
+    if (selectedHex) parts.push(ring(selectedHex, "selected-hex"));
+    if (tools) parts.push(tools.overlay());
+    overlay.innerHTML = parts.join("");
+  }
+
+  function ring(label, cls) {
+    const c = hexCenter(label);
+    if (!c) return "";
+    return `<path class="${cls}" d="M${r2(c.x - SIZE + 2)} ${r2(c.y)}l${SIZE / 2 - 1} -${HALF_H - 2}h${SIZE - 2}l${SIZE / 2 - 1} ${HALF_H - 2}l-${SIZE / 2 - 1} ${HALF_H - 2}h-${SIZE - 2}z"/>`;
+  }
+
+  let labelRange = "";
+  let labelFrame = 0;
+
+  function drawLabels(force) {
+    if (view.k < 0.45) {
+      if (labelRange !== "far") labelLayer.innerHTML = "";
+      labelRange = "far";
+      return;
+    }
+    const { w, h: vh } = viewportSize();
+    const x0 = -view.x / view.k;
+    const x1 = (w - view.x) / view.k;
+    const y0 = -view.y / view.k;
+    const y1 = (vh - view.y) / view.k;
+    const c0 = Math.max(0, Math.floor((x0 - 2 * SIZE) / (1.5 * SIZE)));
+    const c1 = Math.min(model.cols - 1, Math.ceil(x1 / (1.5 * SIZE)));
+    const r0 = Math.max(1, Math.floor(y0 / HEX_H));
+    const r1 = Math.min(model.rows, Math.ceil(y1 / HEX_H) + 1);
+    const key = `${c0},${c1},${r0},${r1}`;
+    if (!force && key === labelRange) return;
+    labelRange = key;
+    labelLayer.innerHTML = c0 <= c1 && r0 <= r1 ? labelsMarkup(model, c0, c1, r0, r1) : "";
+  }
+
+  function scheduleLabels() {
+    if (labelFrame) return;
+    labelFrame = requestAnimationFrame(() => {
+      labelFrame = 0;
+      drawLabels(false);
+    });
+  }
+
+  // --- View: pan and zoom ---
+  function viewportSize() {
+    return { w: viewport.clientWidth || 300, h: viewport.clientHeight || 300 };
+  }
+
+  function minZoom() {
+    const { w, h: vh } = viewportSize();
+    const size = mapSize();
+    return Math.max(MIN_ZOOM_FLOOR, Math.min(w / size.w, vh / size.h) * 0.5);
+  }
+
+  function applyView() {
+    world.setAttribute("transform", `translate(${r2(view.x)} ${r2(view.y)}) scale(${Math.round(view.k * 10000) / 10000})`);
+    viewport.dataset.zoom = String(Math.round(view.k * 1000) / 1000);
+    viewport.dataset.pan = `${Math.round(view.x)},${Math.round(view.y)}`;
+    scheduleLabels();
+  }
+
+  function zoomAt(factor, sx, sy) {
+    const k = Math.min(MAX_ZOOM, Math.max(minZoom(), view.k * factor));
+    const wx = (sx - view.x) / view.k;
+    const wy = (sy - view.y) / view.k;
+    view = { k, x: sx - wx * k, y: sy - wy * k };
+    applyView();
+  }
+
+  function zoomBy(factor) {
+    const { w, h: vh } = viewportSize();
+    zoomAt(factor, w / 2, vh / 2);
+  }
+
+  function panBy(dx, dy) {
+    view = { ...view, x: view.x + dx, y: view.y + dy };
+    applyView();
+  }
+
+  function fit() {
+    const { w, h: vh } = viewportSize();
+    const size = mapSize();
+    const k = Math.min(MAX_ZOOM, Math.min(w / size.w, vh / size.h) * 0.96);
+    view = { k, x: (w - size.w * k) / 2, y: (vh - size.h * k) / 2 };
+    applyView();
+  }
+
+  function centreOn(label, k = view.k) {
+    const c = hexCenter(label);
+    if (!c) return;
+    const { w, h: vh } = viewportSize();
+    view = { k, x: w / 2 - c.x * k, y: vh / 2 - c.y * k };
+    applyView();
+  }
+
+  function keepVisible(label) {
+    const c = hexCenter(label);
+    if (!c) return;
+    const { w, h: vh } = viewportSize();
+    const sx = c.x * view.k + view.x;
+    const sy = c.y * view.k + view.y;
+    const margin = Math.min(60, w / 4, vh / 4);
+    let dx = 0;
+    let dy = 0;
+    if (sx < margin) dx = margin - sx;
+    else if (sx > w - margin) dx = w - margin - sx;
+    if (sy < margin) dy = margin - sy;
+    else if (sy > vh - margin) dy = vh - margin - sy;
+    if (dx || dy) panBy(dx, dy);
+  }
+
+  function initialView() {
+    const { w, h: vh } = viewportSize();
+    const size = mapSize();
+    const fitK = Math.min(w / size.w, vh / size.h) * 0.96;
+    if (fitK >= 0.55) {
+      fit();
+      return;
+    }
+    const mine = model.viewer && model.stacks.find((s) => s.side === model.viewer.side);
+    const start = mine ? mine.hex : formatLabel(Math.floor(model.cols / 2), Math.ceil(model.rows / 2));
+    centreOn(start, 0.8);
+  }
+
+  // --- Hex cursor (roving focus) and tooltip ---
+  function hexEl(label) {
+    return hexLayer.querySelector(`[data-hex="${label}"]`);
+  }
+
+  function describeHex(label) {
+    const lines = [`${label}: ${titleCase(terrainOf(model, label))}`];
+    for (const f of model.fortsAt.get(label) || []) {
+      const where = f.kind === "wall" ? `wall ${f.direction}` : "tower";
+      const hits = f.hits === null || f.hits === undefined ? "hits unknown" : `${f.hits}/${f.starting_hits} hits`;
+      lines.push(`${titleCase(where)} of the ${f.owner}: ${hits}`);
+    }
+    for (const s of model.stacksAt.get(label) || []) lines.push(stackTitle(s));
+    const seen = model.sightingAt.get(label);
+    if (seen) {
+      const stacks = (seen.seen && seen.seen.stacks) || [];
+      lines.push(`Sighted in turn ${seen.turn}` + (stacks.length
+        ? `: ${stacks.map((s) => `${SIDE_NAMES[s.side] || s.side} ${plural((s.units || []).length, "unit")}`).join(", ")}`
+        : ": no stacks"));
+    } else if (clearHexes(model) && !clearHexes(model).has(label)) {
+      lines.push("Not seen this turn");
+    }
+    if (tools) {
+      const extra = tools.describe(label);
+      if (extra) lines.push(extra);
+    }
+    return lines;
+  }
+
+  function showTooltip(label, sx, sy) {
+    tooltip.replaceChildren(...describeHex(label).map((l) => h("div", { text: l })));
+    tooltip.hidden = false;
+    const { w, h: vh } = viewportSize();
+    const tw = tooltip.offsetWidth;
+    const th = tooltip.offsetHeight;
+    tooltip.style.left = `${Math.max(4, Math.min(sx + 14, w - tw - 4))}px`;
+    tooltip.style.top = `${Math.max(4, Math.min(sy + 14, vh - th - 4))}px`;
+  }
+
+  function hideTooltip() {
+    tooltip.hidden = true;
+  }
+
+  function setCursor(label, focus = true) {
+    const old = hexLayer.querySelector('[tabindex="0"]');
+    if (old && old.dataset.hex !== label) {
+      old.removeAttribute("tabindex");
+      old.removeAttribute("aria-label");
+      old.removeAttribute("role");
+    }
+    const el = hexEl(label);
+    if (!el) return;
+    cursor = label;
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    el.setAttribute("aria-label", describeHex(label).join(". "));
+    if (focus) {
+      keepVisible(label);
+      el.focus({ preventScroll: true });
+    }
+  }
+
+  function moveCursor(dCol, dRow) {
+    const at = parseLabel(cursor) || { col: 0, row: 1 };
+    const col = Math.max(0, Math.min(model.cols - 1, at.col + dCol));
+    const row = Math.max(1, Math.min(model.rows, at.row + dRow));
+    setCursor(formatLabel(col, row));
+  }
+
+  // --- Selection ---
+  function selectHex(label) {
+    selectedHex = label;
+    const stacks = model.stacksAt.get(label) || [];
+    const viewerSide = model.viewer ? model.viewer.side : null;
+    const own = stacks.find((s) => s.side === viewerSide && s.id !== undefined);
+    const first = own || stacks.find((s) => s.id !== undefined);
+    selectedStackId = first ? first.id : null;
+    if (tools) tools.selectionChanged();
+    draw();
+    renderPanel();
+  }
+
+  function select(stackId) {
+    const stack = model.stackById.get(stackId);
+    if (!stack) {
+      selectedStackId = null;
+    } else {
+      selectedStackId = stack.id;
+      selectedHex = stack.hex;
+    }
+    if (tools) tools.selectionChanged();
+    draw();
+    renderPanel();
+  }
+
+  function activate(label) {
+    if (tools && tools.click(label)) return;
+    selectHex(label);
+  }
+
+  function renderPanel() {
+    const focusKey = document.activeElement && panel.contains(document.activeElement)
+      ? document.activeElement.dataset.key : null;
+    const parts = [];
+    if (!selectedHex) {
+      parts.push(h("p", { class: "map-panel-empty", text: readOnly
+        ? "Select a hex or a stack to see its units."
+        : "Select a hex or a stack: its units and orders appear here." }));
+    } else {
+      parts.push(hexSection(selectedHex));
+      const stack = selectedStackId !== null ? model.stackById.get(selectedStackId) : null;
+      if (stack) parts.push(stackSection(stack));
+    }
+    if (tools) parts.push(...tools.panelParts());
+    panel.replaceChildren(...parts.filter(Boolean));
+    if (focusKey) {
+      const again = panel.querySelector(`[data-key="${focusKey}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  function hexSection(label) {
+    const stacks = model.stacksAt.get(label) || [];
+    const section = h("section", { class: "panel-hex" },
+      h("h3", { text: `Hex ${label}` }),
+      h("ul", { class: "hex-facts" }, describeHex(label).slice(1).map((l) => h("li", { text: l }))));
+    const pickable = stacks.filter((s) => s.id !== undefined);
+    if (pickable.length > 1) {
+      section.append(h("div", { class: "stack-picker", role: "group", "aria-label": `Stacks in ${label}` },
+        pickable.map((s) => h("button", {
+          type: "button", "data-key": `pick-${s.id}`, "aria-pressed": s.id === selectedStackId ? "true" : "false",
+          onclick: () => select(s.id), text: stackTitle(s),
+        }))));
+    }
+    return section;
+  }
+
+  function stackSection(stack) {
+    const full = stack.units.length > 0 && stack.units[0].id !== undefined;
+    const commandable = tools ? tools.canCommand(stack) : false;
+    const head = ["Unit", "Type", "Hits"];
+    if (full) head.push("Move left", "Attacked", "Commanded");
+    if (commandable) head.push("Order");
+    const rows = stack.units.map((u, i) => {
+      const cells = [
+        h("th", { scope: "row" },
+          commandable ? h("label", {},
+            h("input", { type: "checkbox", class: "split-pick", value: u.id, "data-key": `split-${u.id}`,
+              "aria-label": `Split off ${u.name}` }), " ", u.name) : u.name,
+          u.commander_level ? h("span", { class: "muted", text: ` (commander level ${u.commander_level})` }) : null),
+        h("td", { text: u.unit_type }),
+        h("td", { text: u.hits !== undefined ? `${u.current_hits}/${u.hits}` : String(u.current_hits) }),
+      ];
+      if (full) {
+        cells.push(h("td", { text: String(Math.max(0, (u.move || 0) - (u.movement_used || 0))) }));
+        cells.push(h("td", { text: u.has_attacked ? "yes" : "no" }));
+        cells.push(h("td", { text: u.was_commanded ? "yes" : "no" }));
+      }
+      if (commandable) {
+        cells.push(h("td", { class: "reorder" },
+          h("button", { type: "button", "data-key": `up-${u.id}`, "aria-label": `Move ${u.name} up`, disabled: i === 0,
+            onclick: () => tools.reorder(stack, i, -1), text: "↑" }),
+          h("button", { type: "button", "data-key": `down-${u.id}`, "aria-label": `Move ${u.name} down`,
+            disabled: i === stack.units.length - 1, onclick: () => tools.reorder(stack, i, 1), text: "↓" })));
+      }
+      return h("tr", {}, cells);
+    });
+    // Orders first: a big stack's table is long, and the tools should not scroll away.
+    const section = h("section", { class: "panel-stack", "data-stack-panel": stack.id },
+      h("h3", { text: stackTitle(stack) }));
+    if (tools) section.append(...tools.stackParts(stack).filter(Boolean));
+    section.append(h("div", { class: "table-scroll" }, h("table", { class: "units" },
+      h("caption", { class: "visually-hidden", text: `Units of the ${stackTitle(stack)}` }),
+      h("thead", {}, h("tr", {}, head.map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, rows))));
+    return section;
+  }
+
+  // --- Events (all delegated) ---
+  const pointers = new Map();
+  let drag = null;
+  let suppressClick = false;
+
+  function localPoint(e) {
+    const box = svg.getBoundingClientRect();
+    return { x: e.clientX - box.left, y: e.clientY - box.top };
+  }
+
+  function hexOfTarget(target) {
+    const hexNode = target.closest("[data-hex]");
+    if (hexNode) return hexNode.dataset.hex;
+    const at = target.closest("[data-at]");
+    return at ? at.dataset.at : null;
+  }
+
+  function onPointerDown(e) {
+    if (e.button !== undefined && e.button !== 0 && e.pointerType === "mouse") return;
+    pointers.set(e.pointerId, localPoint(e));
+    if (pointers.size === 1) {
+      const p = localPoint(e);
+      drag = { startX: p.x, startY: p.y, viewX: view.x, viewY: view.y, moved: false, id: e.pointerId };
+    } else if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      drag = { pinch: Math.hypot(a.x - b.x, a.y - b.y), k: view.k, moved: true };
+    }
+  }
+
+  function onPointerMove(e) {
+    if (pointers.has(e.pointerId)) pointers.set(e.pointerId, localPoint(e));
+    if (!drag) {
+      const label = e.target instanceof Element ? hexOfTarget(e.target) : null;
+      if (label) {
+        const p = localPoint(e);
+        showTooltip(label, p.x, p.y);
+      } else if (document.activeElement === null || !hexLayer.contains(document.activeElement)) {
+        hideTooltip();
+      }
+      return;
+    }
+    if (drag.pinch !== undefined && pointers.size >= 2) {
+      const [a, b] = [...pointers.values()];
+      const dist = Math.hypot(a.x - b.x, a.y - b.y);
+      if (drag.pinch > 0) zoomAt((drag.k * dist) / drag.pinch / view.k, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      return;
+    }
+    if (drag.pinch !== undefined) return;
+    const p = localPoint(e);
+    const dx = p.x - drag.startX;
+    const dy = p.y - drag.startY;
+    if (!drag.moved && Math.hypot(dx, dy) > 4) {
+      drag.moved = true;
+      svg.setPointerCapture(e.pointerId);
+      svg.classList.add("dragging");
+      hideTooltip();
+    }
+    if (drag.moved) {
+      view = { ...view, x: drag.viewX + dx, y: drag.viewY + dy };
+      applyView();
+    }
+  }
+
+  function onPointerUp(e) {
+    pointers.delete(e.pointerId);
+    if (drag && drag.moved) suppressClick = true;
+    if (pointers.size === 0) {
+      drag = null;
+      svg.classList.remove("dragging");
+    } else if (pointers.size === 1) {
+      const [p] = [...pointers.values()];
+      drag = { startX: p.x, startY: p.y, viewX: view.x, viewY: view.y, moved: true };
+    }
+  }
+
+  function onClick(e) {
+    if (suppressClick) {
+      suppressClick = false;
+      return;
+    }
+    const stackNode = e.target.closest("[data-stack]");
+    const label = hexOfTarget(e.target);
+    if (!label) return;
+    setCursor(label, false);
+    if (stackNode && !(tools && tools.busyWithMap())) {
+      select(Number(stackNode.dataset.stack));
+      return;
+    }
+    activate(label);
+  }
+
+  function onWheel(e) {
+    e.preventDefault();
+    const p = localPoint(e);
+    zoomAt(Math.exp(-e.deltaY * 0.0015), p.x, p.y);
+  }
+
+  function onKeyDown(e) {
+    const onHex = e.target instanceof Element && e.target.matches("[data-hex]");
+    const keys = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (e.key in keys) {
+      e.preventDefault();
+      const [dx, dy] = keys[e.key];
+      if (onHex && !e.shiftKey) moveCursor(dx, dy);
+      else panBy(-dx * PAN_STEP, -dy * PAN_STEP);
+      return;
+    }
+    if (e.key === "+" || e.key === "=") {
+      e.preventDefault();
+      zoomBy(1.25);
+    } else if (e.key === "-" || e.key === "_") {
+      e.preventDefault();
+      zoomBy(0.8);
+    } else if (e.key === "0") {
+      e.preventDefault();
+      fit();
+    } else if (onHex && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      activate(e.target.dataset.hex);
+    } else if (e.key === "Escape" && tools) {
+      tools.cancel();
+    }
+  }
+
+  function onFocusIn(e) {
+    if (e.target instanceof Element && e.target.matches("[data-hex]")) {
+      const label = e.target.dataset.hex;
+      const c = hexCenter(label);
+      showTooltip(label, c.x * view.k + view.x, c.y * view.k + view.y);
+    }
+  }
+
+  function onViewportFocus(e) {
+    if (e.target === viewport && !cursor) {
+      const mine = model.viewer && model.stacks.find((s) => s.side === model.viewer.side);
+      setCursor(mine ? mine.hex : "A1", false);
+    }
+  }
+
+  svg.addEventListener("pointerdown", onPointerDown);
+  svg.addEventListener("pointermove", onPointerMove);
+  svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("pointercancel", onPointerUp);
+  svg.addEventListener("pointerleave", () => { if (!drag) hideTooltip(); });
+  svg.addEventListener("click", onClick);
+  svg.addEventListener("wheel", onWheel, { passive: false });
+  viewport.addEventListener("keydown", onKeyDown);
+  viewport.addEventListener("focusin", onFocusIn);
+  viewport.addEventListener("focus", onViewportFocus);
+  viewport.addEventListener("focusout", (e) => { if (!viewport.contains(e.relatedTarget)) hideTooltip(); });
+  zoomIn.addEventListener("click", () => zoomBy(1.25));
+  zoomOut.addEventListener("click", () => zoomBy(0.8));
+  fitBtn.addEventListener("click", fit);
+
+  const controller = {
+    get model() { return model; },
+    get view() { return { ...view }; },
+    get selectedStackId() { return selectedStackId; },
+    get tools() { return tools; },
+    update(newData) {
+      model = normalize(newData);
+      if (selectedStackId !== null && !model.stackById.has(selectedStackId)) selectedStackId = null;
+      if (tools) tools.dataChanged();
+      draw(true);
+      renderPanel();
+    },
+    select,
+    selectHex,
+    zoomBy,
+    panBy,
+    fit,
+    centreOn,
+    destroy() {
+      element.replaceChildren();
+      element.classList.remove("map-shell");
+    },
+  };
+
+  if (!readOnly && page) {
+    tools = makeTools({
+      page, controller, getModel: () => model, getSelected: () => selectedStackId,
+      redrawOverlay: drawOverlay, renderPanel, redraw: draw,
+    });
+  }
+
+  draw();
+  initialView();
+  renderPanel();
+  element.dataset.ready = "true";
+  return controller;
+}
+
+// --- The play tools: move, split/merge/reorder, attack, scout, pops ---------------------------
+
+class ApiError extends Error {
+  constructor(message, code, field, status) {
+    super(message);
+    this.code = code;
+    this.field = field;
+    this.status = status;
+  }
+}
+
+function makeApi(page) {
+  return async function api(method, path, body) {
+    const url = path.startsWith("/") ? path : page.api + path;
+    let response;
+    try {
+      response = await fetch(url, {
+        method,
+        credentials: "same-origin",
+        headers: {
+          Accept: "application/json",
+          ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+          ...(method !== "GET" ? { "X-CSRFToken": page.csrf_token } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+    } catch (exc) {
+      throw new ApiError("The server could not be reached; nothing was changed. Try again.", "network");
+    }
+    if (response.status === 204) return null;
+    let payload = null;
+    try {
+      payload = await response.json();
+    } catch (exc) {
+      payload = null;
+    }
+    if (!response.ok) {
+      const detail = payload && payload.detail ? payload.detail : `The server refused (HTTP ${response.status}).`;
+      throw new ApiError(detail, payload && payload.code, payload && payload.field, response.status);
+    }
+    return payload;
+  };
+}
+
+function errorNote(message, key) {
+  // An empty text node rather than null: Element.append would write "null".
+  return message ? h("p", { class: "map-error", role: "alert", "data-error": key, text: message })
+    : document.createTextNode("");
+}
+
+function oddsChart(title, rows, cls) {
+  const max = Math.max(...rows.map((r) => r.chance), 0.0001);
+  return h("figure", { class: `odds-chart ${cls}` },
+    h("figcaption", { text: title }),
+    h("ol", { class: "odds-bars" }, rows.map((r) => h("li", {},
+      h("span", { class: "odds-hits", text: plural(r.hits, "hit") }),
+      h("span", { class: "odds-bar", "aria-hidden": "true" },
+        h("span", { style: `width:${Math.max(2, Math.round((r.chance / max) * 100))}%` })),
+      h("span", { class: "odds-p", text: `${r.p} (${(r.chance * 100).toFixed(1)}%)` })))));
+}
+
+function makeTools({ page, controller, getModel, getSelected, renderPanel, redrawOverlay, redraw }) {
+  const api = makeApi(page);
+  let tool = null; // {kind: "move"|"attack"|"scout"|"pops", ...}
+  let busy = false;
+  let result = null; // {text, link} of the last action
+  const errors = {}; // error sentence per control
+
+  const model = () => getModel();
+  const viewer = () => model().viewer || {};
+  const phaseKind = () => (model().phase ? model().phase.kind : null);
+  const selectedStack = () => {
+    const id = getSelected();
+    return id === null ? null : model().stackById.get(id) || null;
+  };
+
+  function canCommand(stack) {
+    if (!stack || stack.id === undefined) return false;
+    const v = viewer();
+    if (v.role === "gm") return stack.side === "opposition" && phaseKind() === "opposition";
+    return v.role === "player" && stack.side === v.side && phaseKind() === "move_combat";
+  }
+
+  function scoutsOf(stack) {
+    const v = viewer();
+    if (!stack || v.role !== "player" || stack.side !== v.side || phaseKind() !== "scout") return [];
+    return stack.units.filter((u) => hasSpecial(u, "scout"));
+  }
+
+  function setError(key, message) {
+    for (const k of Object.keys(errors)) delete errors[k];
+    if (message) errors[key] = message;
+  }
+
+  async function refresh(selectId) {
+    const data = await api("GET", page.map_url);
+    controller.update(data);
+    if (selectId !== undefined && selectId !== null) controller.select(selectId);
+    document.body.dispatchEvent(new CustomEvent("campaign-changed", { bubbles: true }));
+  }
+
+  // Runs one request with the panel showing it is busy; a refusal shows next to `key`.
+  async function run(key, work) {
+    if (busy) return;
+    busy = true;
+    setError(key, null);
+    renderPanel();
+    try {
+      await work();
+    } catch (exc) {
+      setError(key, exc instanceof ApiError ? exc.message : String(exc));
+    } finally {
+      busy = false;
+      renderPanel();
+      redrawOverlay();
+    }
+  }
+
+  function cancel() {
+    tool = null;
+    setError("", null);
+    redrawOverlay();
+    renderPanel();
+  }
+
+  // --- Move ---
+  function startMove(stack) {
+    tool = { kind: "move", stackId: stack.id, reachable: null, dest: null, path: null, cost: null };
+    result = null;
+    run("move", async () => {
+      const data = await api("GET", `stacks/${stack.id}/reachable/`);
+      tool.reachable = new Map(data.hexes.map((r) => [r.hex, r.cost]));
+      tool.moveLeft = data.move_left;
+    });
+  }
+
+  function moveClick(label) {
+    if (!tool.reachable) return true;
+    if (!tool.reachable.has(label)) {
+      setError("move", `${label} cannot be reached by this stack now; pick a highlighted hex.`);
+      renderPanel();
+      return true;
+    }
+    tool.dest = label;
+    tool.path = null;
+    run("move", async () => {
+      const data = await api("GET", `stacks/${tool.stackId}/path/?to=${encodeURIComponent(label)}`);
+      tool.path = data.path;
+      tool.cost = data.cost;
+    });
+    return true;
+  }
+
+  function confirmMove() {
+    const { stackId, path, dest, cost } = tool;
+    run("move", async () => {
+      const data = await api("POST", `stacks/${stackId}/move/`, { path });
+      tool = null;
+      const moved = data.stack ? data.stack.id : null;
+      result = {
+        text: `Moved to ${dest} for ${plural(cost, "movement point")}.` +
+          (data.ambushed ? " The stack was ambushed: see the combat report." : "") +
+          (moved === null ? " The stack is gone." : ""),
+        event: data.combat_event || null,
+      };
+      await refresh(moved);
+    });
+  }
+
+  // --- Split, merge, reorder ---
+  function split(stack) {
+    const picked = [...document.querySelectorAll(`[data-stack-panel="${stack.id}"] .split-pick:checked`)]
+      .map((el) => Number(el.value));
+    if (!picked.length) {
+      setError("split", "Tick the units to split off into a new stack first.");
+      renderPanel();
+      return;
+    }
+    run("split", async () => {
+      const data = await api("POST", `stacks/${stack.id}/split/`, { units: picked });
+      result = { text: `Split ${plural(picked.length, "unit")} into a new stack in ${stack.hex}.` };
+      await refresh(data.stack ? data.stack.id : stack.id);
+    });
+  }
+
+  function merge(stack, other) {
+    run("merge", async () => {
+      const data = await api("POST", "stacks/merge/", { stacks: [stack.id, other.id] });
+      result = { text: `Merged the stacks in ${stack.hex}.` };
+      await refresh(data.stack ? data.stack.id : stack.id);
+    });
+  }
+
+  function reorder(stack, index, delta) {
+    const order = stack.units.map((u) => u.id);
+    const j = index + delta;
+    if (j < 0 || j >= order.length) return;
+    [order[index], order[j]] = [order[j], order[index]];
+    run("reorder", async () => {
+      await api("POST", `stacks/${stack.id}/reorder/`, { order });
+      result = { text: "The stack's order is changed." };
+      await refresh(stack.id);
+    });
+  }
+
+  // --- Attack ---
+  function startAttack(stack) {
+    tool = { kind: "attack", stackId: stack.id, targets: null, target: null, preview: null,
+      withdraw: false, directedAt: null, ranged: null };
+    result = null;
+    run("attack", async () => {
+      const targets = await api("GET", `stacks/${stack.id}/targets/`);
+      tool.targets = targets;
+      if (!targets.length) {
+        throw new ApiError("No enemy stack your side knows of is next to this stack: scout or move first.", "no_targets");
+      }
+    });
+  }
+
+  function attackClick(label) {
+    if (!tool.targets) return true;
+    const there = tool.targets.filter((t) => t.hex === label);
+    if (!there.length) {
+      setError("attack", `There is no enemy stack you can attack in ${label}; pick a marked hex.`);
+      renderPanel();
+      return true;
+    }
+    chooseTarget(there[0]);
+    return true;
+  }
+
+  function attackBody() {
+    return { target: tool.target.id, withdraw: tool.withdraw, directed_at: tool.directedAt, ranged: tool.ranged };
+  }
+
+  function chooseTarget(target) {
+    tool.target = target;
+    tool.preview = null;
+    tool.directedAt = null;
+    preview();
+  }
+
+  function preview() {
+    run("attack", async () => {
+      tool.preview = await api("POST", `stacks/${tool.stackId}/attack/preview/`, attackBody());
+    });
+  }
+
+  function confirmAttack() {
+    const stackId = tool.stackId;
+    const body = attackBody();
+    const where = tool.target.hex;
+    run("attack", async () => {
+      const data = await api("POST", `stacks/${stackId}/attack/`, body);
+      tool = null;
+      const r = (data.report && data.report.result) || {};
+      const lines = [];
+      if (r.hits_on_defender !== undefined) {
+        lines.push(`${plural(r.hits_on_defender, "hit")} on the defender, ${plural(r.hits_on_attacker, "hit")} on the attacker.`);
+      }
+      if (r.winner) lines.push(`Winner: ${r.winner}.`);
+      if (data.report && data.report.withdrew) lines.push("The attacker withdrew.");
+      result = {
+        text: `Attacked the stack in ${where}. ${lines.join(" ")}`.trim(),
+        event: data.event,
+        explanation: data.report ? data.report.explanation : null,
+      };
+      await refresh(data.stack ? data.stack.id : null);
+    });
+  }
+
+  // --- Scout ---
+  function scoutOrder(unitId) {
+    return (page.scout_orders || []).find((o) => o.scout === unitId) || null;
+  }
+
+  function startScout(stack, unit, fromOrder) {
+    tool = {
+      kind: "scout", unitId: unit.id, unitName: unit.name, origin: stack.hex, stackId: stack.id,
+      limit: (unit.move || 0) + Math.floor((unit.move || 0) / 2),
+      path: fromOrder ? [...fromOrder.inspected_hexes] : [],
+    };
+    result = null;
+    setError("scout", null);
+    redrawOverlay();
+    renderPanel();
+  }
+
+  function scoutClick(label) {
+    const last = tool.path.length ? tool.path[tool.path.length - 1] : tool.origin;
+    if (tool.path.length && label === last) {
+      tool.path.pop();
+      setError("scout", null);
+    } else if (!directionTo(last, label)) {
+      setError("scout", `${label} is not next to ${last}: a scout path is a chain of adjacent hexes (§5).`);
+    } else if (tool.path.length >= tool.limit) {
+      setError("scout", `${tool.unitName} may inspect at most ${plural(tool.limit, "hex")} (M + floor(M / 2), §5).`);
+    } else {
+      tool.path.push(label);
+      setError("scout", null);
+    }
+    redrawOverlay();
+    renderPanel();
+    return true;
+  }
+
+  function scoutDirections() {
+    const out = [];
+    let here = tool.origin;
+    for (const label of tool.path) {
+      out.push(directionTo(here, label));
+      here = label;
+    }
+    return out;
+  }
+
+  function submitScout() {
+    const unitId = tool.unitId;
+    const directions = scoutDirections();
+    run("scout", async () => {
+      const order = await api("POST", "scout-orders/", { scout: unitId, directions });
+      const name = tool.unitName;
+      page.scout_orders = (page.scout_orders || []).filter((o) => o.scout !== unitId);
+      page.scout_orders.push({ ...order, scout_name: name });
+      tool = null;
+      result = { text: `${name} will inspect ${order.inspected_hexes.join(", ")} when the phase ends.` };
+    });
+  }
+
+  function cancelScout(order) {
+    run("scout", async () => {
+      await api("POST", `scout-orders/${order.id}/cancel/`, {});
+      page.scout_orders = page.scout_orders.filter((o) => o.id !== order.id);
+      if (tool && tool.kind === "scout" && tool.unitId === order.scout) tool = null;
+      result = { text: `The scout order of ${order.scout_name} is cancelled.` };
+    });
+  }
+
+  // --- Pops ---
+  function startPops() {
+    tool = { kind: "pops", hex: (page.pop_hexes || [])[0] || null };
+    result = null;
+    setError("pops", null);
+    redrawOverlay();
+    renderPanel();
+  }
+
+  function popsClick(label) {
+    if (!(page.pop_hexes || []).includes(label)) {
+      setError("pops", `${label} is not a pop hex; pops appear in ${(page.pop_hexes || []).join(" or ")} (§5).`);
+    } else {
+      tool.hex = label;
+      setError("pops", null);
+    }
+    redrawOverlay();
+    renderPanel();
+    return true;
+  }
+
+  function buyPops(form) {
+    const unitType = Number(form.querySelector("[name=unit_type]").value);
+    const count = Number(form.querySelector("[name=count]").value);
+    const hex = form.querySelector("[name=hex]").value;
+    run("pops", async () => {
+      const data = await api("POST", "pops/buy/", { unit_type: unitType, count, hex });
+      const typeName = (page.unit_types.find((t) => t.id === unitType) || {}).name || "units";
+      const left = data && (data.pop_points ?? data.points_left);
+      if (left !== undefined && left !== null) page.pop_points = String(left);
+      const waiting = page.pops_waiting.find((p) => p.hex === hex);
+      if (waiting) waiting.count += count;
+      else page.pops_waiting.push({ hex, count });
+      tool = null;
+      result = { text: `Bought ${count} × ${typeName}; they appear in ${hex} at the next scout phase.` };
+      redraw();
+    });
+  }
+
+  // --- What the map shows and does for the tool ---
+  function overlay() {
+    if (!tool) return "";
+    const out = [];
+    if (tool.kind === "move" && tool.reachable) {
+      for (const [hex, cost] of tool.reachable) {
+        const c = hexCenter(hex);
+        if (!c) continue;
+        out.push(`<g class="reach${hex === tool.dest ? " dest" : ""}" data-reach="${hex}"><circle cx="${r2(c.x)}" cy="${r2(c.y - 6)}" r="9"/>` +
+          `<text x="${r2(c.x)}" y="${r2(c.y - 2.5)}">${Number(cost)}</text></g>`);
+      }
+      if (tool.path) out.push(polyline([model().stackById.get(tool.stackId)?.hex, ...tool.path], "move-path"));
+    }
+    if (tool.kind === "attack" && tool.targets) {
+      for (const t of tool.targets) {
+        const c = hexCenter(t.hex);
+        if (c) out.push(`<circle class="target${tool.target && tool.target.id === t.id ? " chosen" : ""}" cx="${r2(c.x)}" cy="${r2(c.y)}" r="${SIZE * 0.8}"/>`);
+      }
+    }
+    if (tool.kind === "scout") {
+      out.push(polyline([tool.origin, ...tool.path], "scout-path"));
+      tool.path.forEach((hex, i) => {
+        const c = hexCenter(hex);
+        out.push(`<g class="scout-step" data-step="${hex}"><circle cx="${r2(c.x)}" cy="${r2(c.y - 6)}" r="8"/><text x="${r2(c.x)}" y="${r2(c.y - 2.5)}">${i + 1}</text></g>`);
+      });
+    }
+    if (tool.kind === "pops") {
+      for (const hex of page.pop_hexes || []) {
+        const c = hexCenter(hex);
+        if (c) out.push(`<circle class="pop-hex${hex === tool.hex ? " chosen" : ""}" cx="${r2(c.x)}" cy="${r2(c.y)}" r="${SIZE * 0.8}"/>`);
+      }
+    }
+    return out.join("");
+  }
+
+  function polyline(labels, cls) {
+    const pts = labels.map(hexCenter).filter(Boolean).map((c) => `${r2(c.x)},${r2(c.y)}`);
+    return pts.length > 1 ? `<polyline class="${cls}" points="${pts.join(" ")}"/>` : "";
+  }
+
+  function describe(label) {
+    if (!tool) return null;
+    if (tool.kind === "move" && tool.reachable && tool.reachable.has(label)) {
+      return `Reachable: costs ${plural(tool.reachable.get(label), "movement point")}`;
+    }
+    if (tool.kind === "scout") {
+      const i = tool.path.indexOf(label);
+      if (i >= 0) return `Scout path step ${i + 1}`;
+    }
+    return null;
+  }
+
+  function click(label) {
+    if (!tool || busy) return Boolean(tool);
+    if (tool.kind === "move") return moveClick(label);
+    if (tool.kind === "attack") return attackClick(label);
+    if (tool.kind === "scout") return scoutClick(label);
+    if (tool.kind === "pops") return popsClick(label);
+    return false;
+  }
+
+  // --- Panel parts ---
+  function button(text, key, onclick, extra = {}) {
+    return h("button", { type: "button", "data-key": key, disabled: busy, onclick, text, ...extra });
+  }
+
+  function stackParts(stack) {
+    const parts = [];
+    if (canCommand(stack)) {
+      const others = (model().stacksAt.get(stack.hex) || []).filter((s) => s.id !== stack.id && s.side === stack.side);
+      parts.push(h("div", { class: "stack-actions", role: "group", "aria-label": "Orders for this stack" },
+        button("Move…", "move", () => startMove(stack)),
+        button("Attack…", "attack", () => startAttack(stack)),
+        button("Split off ticked units", "split", () => split(stack)),
+        others.map((o) => button(`Merge stack in ${o.hex} (${plural(unitCount(o), "unit")}) into this`, `merge-${o.id}`, () => merge(stack, o)))));
+      for (const key of ["split", "merge", "reorder"]) parts.push(errorNote(errors[key], key));
+      if (tool && tool.stackId === stack.id && tool.kind === "move") parts.push(movePanel(stack));
+      else parts.push(errorNote(errors.move, "move"));
+      if (tool && tool.stackId === stack.id && tool.kind === "attack") parts.push(attackPanel(stack));
+      else parts.push(errorNote(errors.attack, "attack"));
+    }
+    const scouts = scoutsOf(stack);
+    if (scouts.length) parts.push(scoutPanel(stack, scouts));
+    return parts;
+  }
+
+  function movePanel(stack) {
+    const box = h("section", { class: "tool-panel", "aria-label": "Move" }, h("h4", { text: "Move" }));
+    if (!tool.reachable) box.append(h("p", { text: busy ? "Finding the hexes this stack can reach…" : "" }));
+    else if (!tool.dest) {
+      box.append(h("p", { text: `Move left: ${tool.moveLeft}. ${plural(tool.reachable.size, "hex")} can be reached; each shows what it costs. Click one on the map.` }));
+    } else if (tool.path) {
+      box.append(h("p", { class: "move-plan", text: `Move to ${tool.dest} along ${tool.path.join(" → ")}: costs ${plural(tool.cost, "movement point")}.` }),
+        button("Confirm move", "move-confirm", confirmMove, { class: "primary" }));
+    }
+    box.append(button("Cancel", "move-cancel", cancel), errorNote(errors.move, "move"));
+    return box;
+  }
+
+  function attackPanel(stack) {
+    const box = h("section", { class: "tool-panel", "aria-label": "Attack" }, h("h4", { text: "Attack" }));
+    if (tool.targets) {
+      box.append(h("p", { text: "Choose the enemy stack to attack (marked on the map):" }),
+        h("div", { class: "targets", role: "group", "aria-label": "Targets" }, tool.targets.map((t) => button(
+          `${stackTitle(t)}`, `target-${t.id}`, () => chooseTarget(t),
+          { "aria-pressed": tool.target && tool.target.id === t.id ? "true" : "false" }))));
+    }
+    const ranged = stack.units.length > 0 && stack.units.every((u) => hasSpecial(u, "ranged") || hasSpecial(u, "commander"))
+      && stack.units.some((u) => hasSpecial(u, "ranged"));
+    const commanded = stack.units.some((u) => hasSpecial(u, "commander"));
+    if (tool.target) {
+      if (ranged) {
+        box.append(h("label", { class: "check" },
+          h("input", { type: "checkbox", "data-key": "withdraw", checked: tool.withdraw,
+            onchange: (e) => { tool.withdraw = e.target.checked; preview(); } }),
+          " Withdraw after the ranged strike"));
+      }
+      const p = tool.preview;
+      const defenders = p && p.odds ? p.odds.units.filter((u) => u.side === "defender") : (tool.target.units || []);
+      if (commanded && defenders.some((u) => u.id !== undefined)) {
+        box.append(h("label", { class: "field" }, "Directed target (led by a commander) ",
+          h("select", { "data-key": "directed", onchange: (e) => {
+            tool.directedAt = e.target.value ? Number(e.target.value) : null;
+            preview();
+          } },
+          h("option", { value: "", text: "None: hits spread as the rules say" }),
+          defenders.filter((u) => u.id !== undefined).map((u) => h("option", { value: u.id, selected: tool.directedAt === u.id, text: u.name })))));
+      }
+      if (p && p.odds) box.append(oddsView(p));
+      else if (busy) box.append(h("p", { text: "Computing the exact odds…" }));
+      box.append(button("Confirm attack", "attack-confirm", confirmAttack, { class: "primary", disabled: busy || !p }));
+    }
+    box.append(button("Cancel", "attack-cancel", cancel), errorNote(errors.attack, "attack"));
+    return box;
+  }
+
+  function oddsView(p) {
+    const o = p.odds;
+    const wrap = h("div", { class: "odds" });
+    wrap.append(h("p", { class: "odds-summary", text:
+      `Expected: ${o.expected_hits_on_defender.p} hits on the defender, ${o.expected_hits_on_attacker.p} on the attacker. ` +
+      `Attacker wins ${o.winner.attacker.p}, defender wins ${o.winner.defender.p}.` }));
+    wrap.append(oddsChart("Hits on the defender", o.hits_on_defender, "on-defender"));
+    wrap.append(oddsChart("Hits on the attacker", o.hits_on_attacker, "on-attacker"));
+    wrap.append(h("table", { class: "croak" },
+      h("caption", { text: "Chance each unit is croaked" }),
+      h("thead", {}, h("tr", {}, ["Unit", "Side", "Croaked"].map((t) => h("th", { scope: "col", text: t })))),
+      h("tbody", {}, o.units.map((u) => h("tr", {},
+        h("th", { scope: "row", text: u.name }), h("td", { text: u.side }),
+        h("td", { text: `${u.croak} (${(u.croak_chance * 100).toFixed(1)}%)` }))))));
+    return wrap;
+  }
+
+  function scoutPanel(stack, scouts) {
+    const box = h("section", { class: "tool-panel", "aria-label": "Scout orders" }, h("h4", { text: "Scout orders" }));
+    for (const unit of scouts) {
+      const order = scoutOrder(unit.id);
+      const planning = tool && tool.kind === "scout" && tool.unitId === unit.id;
+      const row = h("div", { class: "scout-row" }, h("strong", { text: unit.name }));
+      if (planning) {
+        const left = tool.limit - tool.path.length;
+        row.append(
+          h("p", { class: "scout-plan", text: tool.path.length
+            ? `Path: ${tool.origin} → ${tool.path.join(" → ")} (${plural(left, "step")} left).`
+            : `Click the hexes to inspect, starting next to ${tool.origin} (${plural(left, "step")} left). Click the last hex again to take it back.` }),
+          button("Submit order", "scout-submit", submitScout, { class: "primary", disabled: busy || !tool.path.length }),
+          button("Undo last step", "scout-undo", () => { tool.path.pop(); redrawOverlay(); renderPanel(); }, { disabled: !tool.path.length }),
+          button("Stop planning", "scout-stop", cancel));
+      } else if (order) {
+        row.append(h("p", { class: "scout-order", text: `Ordered to inspect ${order.inspected_hexes.join(", ")}.` }),
+          button("Edit path", `scout-edit-${unit.id}`, () => startScout(stack, unit, order)),
+          button("Cancel order", `scout-cancel-${unit.id}`, () => cancelScout(order)));
+      } else {
+        row.append(button("Plan scout path", `scout-plan-${unit.id}`, () => startScout(stack, unit, null)));
+      }
+      box.append(row);
+    }
+    box.append(errorNote(errors.scout, "scout"));
+    return box;
+  }
+
+  function popsPanel() {
+    const types = page.unit_types || [];
+    if (viewer().role !== "player" || viewer().side !== "alliance" || !types.length || !(page.pop_hexes || []).length) return null;
+    const box = h("section", { class: "tool-panel pops", "aria-label": "Pops" }, h("h4", { text: "Pops" }),
+      h("p", { text: `Pop points: ${page.pop_points}.` + (page.pops_waiting.length
+        ? ` Waiting to appear: ${page.pops_waiting.map((p) => `${p.count} in ${p.hex}`).join(", ")}.` : "") }));
+    if (!tool || tool.kind !== "pops") {
+      box.append(button("Buy pops…", "pops-start", startPops));
+    } else {
+      const form = h("form", { class: "pops-form", onsubmit: (e) => { e.preventDefault(); buyPops(form); } },
+        h("label", { class: "field" }, "Unit type ", h("select", { name: "unit_type", "data-key": "pops-type" },
+          types.map((t) => h("option", { value: t.id, text: `${t.name} (${t.cost} points each)` })))),
+        h("label", { class: "field" }, "How many ", h("input", { name: "count", type: "number", min: "1", value: "1", "data-key": "pops-count" })),
+        h("label", { class: "field" }, "Pop hex (or click one on the map) ", h("select", { name: "hex", "data-key": "pops-hex",
+          onchange: (e) => { tool.hex = e.target.value; redrawOverlay(); } },
+          (page.pop_hexes || []).map((hx) => h("option", { value: hx, selected: hx === tool.hex, text: hx })))),
+        h("button", { type: "submit", class: "primary", "data-key": "pops-buy", disabled: busy, text: "Buy" }),
+        button("Cancel", "pops-cancel", cancel));
+      box.append(form);
+    }
+    box.append(errorNote(errors.pops, "pops"));
+    return box;
+  }
+
+  function panelParts() {
+    const parts = [];
+    if (result) {
+      const link = result.event && page.report_url
+        ? h("a", { href: page.report_url.replace("{event}", String(result.event)), text: "Open the full report" }) : null;
+      const box = h("div", { class: "map-result", role: "status" }, h("p", { text: result.text }), link);
+      const explanation = Array.isArray(result.explanation) ? result.explanation
+        : result.explanation ? [String(result.explanation)] : [];
+      if (explanation.length) {
+        box.append(h("details", {}, h("summary", { text: "How it was resolved" }),
+          h("ul", {}, explanation.map((line) => h("li", { text: typeof line === "string" ? line : JSON.stringify(line) })))));
+      }
+      parts.push(box);
+    }
+    parts.push(popsPanel());
+    return parts;
+  }
+
+  return {
+    canCommand,
+    stackParts,
+    panelParts,
+    overlay,
+    describe,
+    click,
+    cancel,
+    reorder,
+    busyWithMap: () => Boolean(tool),
+    selectionChanged() {
+      const s = selectedStack();
+      if (tool && tool.stackId !== undefined && (!s || s.id !== tool.stackId) && tool.kind !== "scout") tool = null;
+    },
+    dataChanged() {},
+    refresh,
+  };
+}
+
+/** Boots the map page from its json_script elements (templates/campaigns/map.html). */
+export function mountMapPage(element) {
+  const data = JSON.parse(document.getElementById("map-data").textContent);
+  const page = JSON.parse(document.getElementById("map-page-data").textContent);
+  const controller = mountMap(element, data, { page });
+  // The phase bar announces a new phase; the map follows without a reload.
+  document.body.addEventListener("phase-changed", () => controller.tools && controller.tools.refresh());
+  window.campaignMap = controller;
+  return controller;
+}

@@ -1,0 +1,145 @@
+"""The map page /campaigns/<id>/map/: who may see it and what its embedded JSON holds (fog)."""
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaigns.api.serializers import map_response
+from campaigns.models import Stack, Unit
+from campaigns.selectors import map_state
+from campaigns.services import scout_order_give
+from tests.factories import UserFactory, started_campaign_factory
+
+pytestmark = pytest.mark.django_db
+
+HIDDEN_NAME = "Gatekeeper Zabriskie"
+
+
+def _embedded(html: str, element_id: str) -> dict:
+    match = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html,
+                      re.S)
+    assert match is not None, f"no json_script {element_id!r} in the page"
+    return json.loads(match.group(1))
+
+
+def _page(client, user, campaign):
+    client.force_login(user)
+    return client.get(reverse("campaigns:map", args=[campaign.pk]))
+
+
+@pytest.fixture
+def started():
+    return started_campaign_factory(players=2)
+
+
+@pytest.fixture
+def hidden_unit(started):
+    """An opposition unit with a unique name in J10, far from the alliance at A1."""
+    campaign, _, _ = started
+    unit = Unit.objects.filter(campaign=campaign, side__kind="opposition",
+                               stack__hex="J10").order_by("pk").first()
+    unit.name = HIDDEN_NAME
+    unit.save(update_fields=["name"])
+    return unit
+
+
+def test_the_map_url_is_named():
+    assert reverse("campaigns:map", args=[7]) == "/campaigns/7/map/"
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(client, started):
+    campaign, _, _ = started
+    url = reverse("campaigns:map", args=[campaign.pk])
+    response = client.get(url)
+    assert (response.status_code, response["Location"]) == (302, f"/accounts/login/?next={url}")
+
+
+def test_an_outsider_gets_404(client, started):
+    campaign, _, _ = started
+    assert _page(client, UserFactory(), campaign).status_code == 404
+
+
+def test_an_unknown_campaign_is_404(client):
+    client.force_login(UserFactory())
+    assert client.get(reverse("campaigns:map", args=[999999])).status_code == 404
+
+
+def test_a_player_sees_the_page_with_the_map_mount_and_script(client, started):
+    campaign, _, (p1, _p2) = started
+    response = _page(client, p1.user, campaign)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert ('id="campaign-map"' in html, "js/map.js" in html, "css/map.css" in html) == (
+        True, True, True)
+
+
+def test_the_embedded_map_is_the_api_body_of_the_player(client, started):
+    campaign, _, (p1, _p2) = started
+    html = _page(client, p1.user, campaign).content.decode()
+    expected = json.loads(json.dumps(map_response(map_state(user=p1.user, campaign=campaign))))
+    assert _embedded(html, "map-data") == expected
+
+
+def test_the_gm_gets_every_stack_of_both_sides(client, started):
+    campaign, gm, _ = started
+    data = _embedded(_page(client, gm, campaign).content.decode(), "map-data")
+    assert sorted(s["id"] for s in data["stacks"]) == sorted(
+        Stack.objects.filter(campaign=campaign).values_list("pk", flat=True))
+
+
+def test_the_gm_page_says_it_is_the_god_view(client, started):
+    campaign, gm, _ = started
+    assert "God view" in _page(client, gm, campaign).content.decode()
+
+
+def test_a_player_page_holds_no_hidden_opposition_unit_name(client, started, hidden_unit):
+    campaign, _, (p1, _p2) = started
+    html = _page(client, p1.user, campaign).content.decode()
+    assert HIDDEN_NAME not in html
+
+
+def test_a_player_map_json_holds_no_opposition_stack_or_unit(client, started, hidden_unit):
+    campaign, _, (p1, _p2) = started
+    data = _embedded(_page(client, p1.user, campaign).content.decode(), "map-data")
+    stack_ids = {s["id"] for s in data["stacks"]}
+    unit_ids = {u.get("id") for s in data["stacks"] for u in s["units"]}
+    assert (hidden_unit.stack_id in stack_ids, hidden_unit.pk in unit_ids,
+            {s["side"] for s in data["stacks"]}) == (False, False, {"alliance"})
+
+
+def test_the_gm_page_shows_the_hidden_unit(client, started, hidden_unit):
+    campaign, gm, _ = started
+    assert HIDDEN_NAME in _page(client, gm, campaign).content.decode()
+
+
+def test_the_tools_data_holds_the_players_scout_order(client, started):
+    campaign, _, (p1, _p2) = started
+    scout = Unit.objects.get(owner=p1, name="Scout 1")
+    order = scout_order_give(user=p1.user, campaign=campaign, scout=scout, directions=["SE", "S"])
+    tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    assert tools["scout_orders"] == [{
+        "id": order.pk, "scout": scout.pk, "scout_name": "Scout 1",
+        "directions": ["SE", "S"], "inspected_hexes": order.inspected_hexes,
+    }]
+
+
+def test_the_tools_data_holds_no_scout_order_of_the_other_side_for_the_gm(client, started):
+    campaign, gm, _ = started
+    tools = _embedded(_page(client, gm, campaign).content.decode(), "map-page-data")
+    assert (tools["role"], tools["scout_orders"], tools["unit_types"]) == ("gm", [], [])
+
+
+def test_the_tools_data_names_the_api_and_pop_hexes(client, started):
+    campaign, _, (p1, _p2) = started
+    tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    assert (tools["api"], tools["map_url"], tools["pop_hexes"], tools["membership"]) == (
+        f"/api/v1/campaigns/{campaign.pk}/", f"/api/v1/campaigns/{campaign.pk}/map/",
+        ["B10", "I10"], p1.pk)
+
+
+def test_the_tools_data_lists_the_players_own_unit_types(client, started):
+    campaign, _, (p1, _p2) = started
+    tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    assert [t["name"] for t in tools["unit_types"]] == ["Scout", "Spearman", "Warlord"]

@@ -1004,11 +1004,13 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
     if (message) errors[key] = message;
   }
 
-  async function refresh(selectId) {
+  // `announce` tells the page's other parts (the phase bar) that the game changed; not when
+  // the phase bar itself asked for the refresh, or it would replace its own message.
+  async function refresh(selectId, { announce = true } = {}) {
     const data = await api("GET", page.map_url);
     controller.update(data);
     if (selectId !== undefined && selectId !== null) controller.select(selectId);
-    document.body.dispatchEvent(new CustomEvent("campaign-changed", { bubbles: true }));
+    if (announce) document.body.dispatchEvent(new CustomEvent("campaign-changed", { bubbles: true }));
   }
 
   // Runs one request with the panel showing it is busy; a refusal shows next to `key`.
@@ -1535,7 +1537,8 @@ export function mountMapPage(element) {
   const page = JSON.parse(document.getElementById("map-page-data").textContent);
   const controller = mountMap(element, data, { page });
   // The phase bar announces a new phase; the map follows without a reload.
-  document.body.addEventListener("phase-changed", () => controller.tools && controller.tools.refresh());
+  document.body.addEventListener("phase-changed", () => controller.tools
+    && controller.tools.refresh(controller.selectedStackId, { announce: false }));
   window.campaignMap = controller;
   return controller;
 }

@@ -118,6 +118,8 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     if not _is_htmx(request):
         return HttpResponseRedirect(reverse("campaigns:gm-campaign", args=[campaign.pk]))
     return render(request, "campaigns/gm/_create.html", {
+        # The table of campaigns is swapped in out of band: the new one is listed at once.
+        "rows": _dashboard_context(request)["rows"],
         "created": campaign,
         "created_invite_url": invite_url(request, campaign.invite_code),
         "created_gm_url": reverse("campaigns:gm-campaign", args=[campaign.pk]),

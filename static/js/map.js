@@ -276,9 +276,13 @@ function marksLayer(model, selectedId, pendingPops) {
   for (const [hex, forts] of model.fortsAt) {
     const c = hexCenter(hex);
     if (!c) continue;
+    // Hits hidden now may still be known from the side's latest sighting of the hex.
+    const seenForts = (model.sightingAt.get(hex)?.seen?.fortifications) || [];
     for (const f of forts) {
       const owner = f.owner || "none";
-      const hits = f.hits === null || f.hits === undefined ? "?" : f.hits;
+      const seen = seenForts.find((g) => g.kind === f.kind && (g.direction || null) === (f.direction || null));
+      const known = f.hits ?? (seen ? seen.hits : null);
+      const hits = known === null || known === undefined ? "?" : known;
       if (f.kind === "wall" && f.direction) {
         const ends = hexsideEnds(c.x, c.y, f.direction);
         if (!ends) continue;
@@ -288,7 +292,7 @@ function marksLayer(model, selectedId, pendingPops) {
         out.push(`<line class="wall side-${owner}" x1="${r2(x1)}" y1="${r2(y1)}" x2="${r2(x2)}" y2="${r2(y2)}"/>`);
         out.push(`<text class="wall-hits" x="${r2(mx)}" y="${r2(my + 3)}">${hits}</text>`);
       } else {
-        out.push(`<g class="tower side-${owner}"><rect x="${r2(c.x - 27)}" y="${r2(c.y - 8)}" width="17" height="14" rx="2"/>` +
+        out.push(`<g class="tower side-${owner}" data-at="${hex}"><rect x="${r2(c.x - 27)}" y="${r2(c.y - 8)}" width="17" height="14" rx="2"/>` +
           `<text x="${r2(c.x - 18.5)}" y="${r2(c.y + 3)}">${hits}</text></g>`);
       }
     }
@@ -460,8 +464,18 @@ export function mountMap(element, data, options = {}) {
   }
 
   // --- View: pan and zoom ---
+  // The viewport's size, kept by a ResizeObserver: reading clientWidth after a change to the
+  // 10,000 hexes would force the browser to lay them all out again there and then.
+  let viewportBox = null;
+  const resizeObserver = new ResizeObserver(() => {
+    viewportBox = null;
+    scheduleLabels();
+  });
+  resizeObserver.observe(viewport);
+
   function viewportSize() {
-    return { w: viewport.clientWidth || 300, h: viewport.clientHeight || 300 };
+    if (!viewportBox) viewportBox = { w: viewport.clientWidth || 300, h: viewport.clientHeight || 300 };
+    return viewportBox;
   }
 
   function minZoom() {
@@ -891,6 +905,7 @@ export function mountMap(element, data, options = {}) {
     fit,
     centreOn,
     destroy() {
+      resizeObserver.disconnect();
       element.replaceChildren();
       element.classList.remove("map-shell");
     },

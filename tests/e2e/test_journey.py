@@ -15,6 +15,7 @@ from campaigns.models import (
     Campaign,
     Event,
     EventKind,
+    Fortification,
     Phase,
     PhaseKind,
     PhaseStatus,
@@ -227,9 +228,11 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         garrison = Stack.objects.get(campaign=campaign, side__kind="opposition", hex="D4")
         turn_mark = [t.text_content() for t in page.locator(".sighting-turn").all()]
         d4_class = page.locator('[data-hex="D4"]').get_attribute("class")
+        tower_hits = page.locator('.tower[data-at="D4"] text').text_content()
         screenshot(page, "10-sighting")
-        assert (seen.text_content(), turn_mark, d4_class) == (
-            str(garrison.units.count()), ["T1"] * len(SCOUT_PATH), "hex t-road")
+        assert (seen.text_content(), turn_mark, d4_class, tower_hits) == (
+            str(garrison.units.count()), ["T1"] * len(SCOUT_PATH), "hex t-road",
+            str(Fortification.objects.get(campaign=campaign, hex="D4").hits))
 
         # --- 10. A move with its cost preview.
         campaign.refresh_from_db()

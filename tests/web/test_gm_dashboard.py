@@ -103,6 +103,19 @@ def test_new_campaign_from_a_scenario_file_shows_its_invite_link(client):
             in response.content.decode())
 
 
+def test_a_new_campaign_is_listed_at_once_out_of_band(client):
+    gm = UserFactory()
+    campaign_factory(gm=gm, name="Autumn")
+    client.force_login(gm)
+    response = client.post("/campaigns/gm/new/", {"scenario": "broad_way", "name": "Spring"},
+                           **HTMX)
+    html = response.content.decode()
+    oob = html[html.index('<div id="gm-campaigns" hx-swap-oob="true">'):]
+    rows = [row.split("</a>")[0].rsplit(">", 1)[1]
+            for row in oob.split("<tr data-campaign=")[1:]]
+    assert rows == ["Spring", "Autumn"]
+
+
 def test_new_campaign_from_a_saved_scenario(client):
     gm = UserFactory()
     scenario_save(user=gm, key="little_hill", data=small_scenario("little_hill"))

@@ -1,0 +1,95 @@
+"""Throttling: anonymous callers are counted by address, logged-in ones by user, each at the
+rate of its settings; one over the rate is 429 with the error body and a Retry-After."""
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db]
+
+CALCULATOR = "/api/v1/rules/dice/commit/"  # open to anyone, so anonymous calls count
+SEED = {"seed": "00" * 32}
+
+
+def allowed(rate: str) -> int:
+    """How many requests a rate such as "60/minute" lets through."""
+    return int(rate.split("/")[0])
+
+
+def statuses(client: APIClient, count: int, url: str = CALCULATOR) -> list[int]:
+    return [client.post(url, SEED, format="json").status_code for _ in range(count)]
+
+
+@pytest.fixture
+def small_user_rate(monkeypatch):
+    """A user rate of 5 a minute, so the authenticated tests send few requests (DRF reads
+    the rates once, into the throttle class, not from the settings at each request)."""
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES",
+                        {**SimpleRateThrottle.THROTTLE_RATES, "user": "5/minute"})
+
+
+def test_the_rates_come_from_the_settings():
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] == SimpleRateThrottle.THROTTLE_RATES
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] == {
+        "anon": "60/minute", "user": "600/minute"
+    }
+
+
+def test_an_anonymous_caller_gets_429_one_over_the_anon_rate(monkeypatch):
+    # A stopped clock: the wait is then the whole minute.
+    monkeypatch.setattr(SimpleRateThrottle, "timer", staticmethod(lambda: 1_000_000.0))
+    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["anon"])
+    client = APIClient()
+    assert statuses(client, limit) == [200] * limit
+    response = client.post(CALCULATOR, SEED, format="json")
+    assert (response.status_code, response.json(), response["Retry-After"]) == (
+        429, {"code": "throttled", "detail": "Request was throttled. Expected available in 60 "
+              "seconds.", "field": None}, "60")
+
+
+def test_the_anon_rate_counts_per_address():
+    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["anon"])
+    first = APIClient(REMOTE_ADDR="192.0.2.1")
+    statuses(first, limit)
+    assert (first.post(CALCULATOR, SEED, format="json").status_code,
+            APIClient(REMOTE_ADDR="192.0.2.2").post(CALCULATOR, SEED, format="json").status_code
+            ) == (429, 200)
+
+
+def test_a_logged_in_user_is_not_held_to_the_anon_rate():
+    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["anon"])
+    statuses(APIClient(), limit + 1)  # the address is now throttled for anonymous calls
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+    assert statuses(client, limit + 1) == [200] * (limit + 1)
+
+
+@pytest.mark.usefixtures("small_user_rate")
+def test_a_user_gets_429_one_over_the_user_rate_on_any_endpoint():
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+    got = [client.get("/api/v1/notifications/unread-count/").status_code for _ in range(3)]
+    got += statuses(client, 2)
+    response = client.get("/api/v1/campaigns/")
+    assert (got, response.status_code, response.json()["code"]) == (
+        [200] * 5, 429, "throttled"
+    )
+
+
+@pytest.mark.usefixtures("small_user_rate")
+def test_the_user_rate_counts_per_user_whatever_the_token_or_address():
+    from rest_framework.authtoken.models import Token
+
+    user = UserFactory()
+    key = Token.objects.create(user=user).key
+    for address in ("192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4", "192.0.2.5"):
+        APIClient(REMOTE_ADDR=address).get("/api/v1/campaigns/",
+                                           HTTP_AUTHORIZATION=f"Token {key}")
+    by_token = APIClient(REMOTE_ADDR="192.0.2.6").get("/api/v1/campaigns/",
+                                                      HTTP_AUTHORIZATION=f"Token {key}")
+    other = APIClient(REMOTE_ADDR="192.0.2.6")
+    other.force_authenticate(UserFactory())
+    assert (by_token.status_code, other.get("/api/v1/campaigns/").status_code) == (429, 200)

@@ -31,6 +31,7 @@ TERRAIN_COLOURS = {
 UNKNOWN_TERRAIN = "#cfcfcf"
 SIDE_COLOURS = {"alliance": "#1f5fbf", "opposition": "#b22222"}
 SIGHTING_COLOUR = "#6b6b6b"
+MARK_COLOUR = "#ff8c00"
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class MapPicture:
     # (hex, turn seen, number of enemy units seen)
     sightings: list[tuple[str, int, int]] = field(default_factory=list)
     caption: str = ""
+    # Hexes outlined for the reader's eye (the hexes of the event a replay is showing).
+    marked: tuple[str, ...] = ()
 
 
 def picture_size(cols: int, rows: int) -> tuple[int, int]:
@@ -89,7 +92,8 @@ def _wall(centre: tuple[float, float], direction: str | None) -> list[tuple[floa
     return [corners[a], corners[b]]
 
 
-def _labels(cols: int, rows: int) -> list[str]:
+def hex_labels(cols: int, rows: int) -> list[str]:
+    """Every hex of a cols × rows map, column by column."""
     return [f"{column_letters(c)}{r}" for c in range(cols) for r in range(1, rows + 1)]
 
 
@@ -197,7 +201,7 @@ def render_png(picture: MapPicture) -> bytes:
     image = Image.new("RGB", size, "#ffffff")
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default()
-    for label in _labels(picture.cols, picture.rows):
+    for label in hex_labels(picture.cols, picture.rows):
         centre = _centre(label)
         if centre is None:
             continue
@@ -229,6 +233,10 @@ def render_png(picture: MapPicture) -> bytes:
         x, y = centre
         draw.ellipse((x - 7, y - 5, x + 7, y + 9), outline=SIGHTING_COLOUR, width=2)
         draw.text((x, y + 2), str(n), fill=SIGHTING_COLOUR, anchor="mm", font=font)
+    for hex_label in picture.marked:
+        centre = _centre(hex_label)
+        if centre is not None:
+            draw.polygon(_corners(*centre, r=RADIUS - 1.5), outline=MARK_COLOUR, width=3)
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -246,7 +254,7 @@ def render_svg(picture: MapPicture) -> str:
     def points(corners: list[tuple[float, float]]) -> str:
         return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
 
-    for label in _labels(picture.cols, picture.rows):
+    for label in hex_labels(picture.cols, picture.rows):
         centre = _centre(label)
         if centre is None:
             continue
@@ -286,5 +294,11 @@ def render_svg(picture: MapPicture) -> str:
                      f'stroke="{SIGHTING_COLOUR}" stroke-width="2"><title>seen in turn {turn}: '
                      f'{n} units</title></circle><text x="{x:.1f}" y="{y + 5:.1f}" '
                      f'fill="{SIGHTING_COLOUR}">{n}</text>')
+    for hex_label in picture.marked:
+        centre = _centre(hex_label)
+        if centre is not None:
+            ring = points(_corners(*centre, r=RADIUS - 1.5))
+            parts.append(f'<polygon class="marked" points="{ring}" fill="none" '
+                         f'stroke="{MARK_COLOUR}" stroke-width="3"/>')
     parts.append("</g></svg>")
     return "\n".join(parts)

@@ -45,6 +45,21 @@ def escape_markdown(text: str) -> str:
     return re.sub(r"(?m)^(\s*)([-+]|\d+\.)(\s)", r"\1\\\2\3", escaped)
 
 
+def text_outside_quotes(text: str) -> list[str]:
+    """The plain-text runs of a post outside quotes, code and link targets: where an @mention
+    counts (quoting a post must not notify the people it mentioned once more)."""
+    runs: list[str] = []
+    depth = 0
+    for tok in _md.parse(text):
+        if tok.type == "blockquote_open":
+            depth += 1
+        elif tok.type == "blockquote_close":
+            depth -= 1
+        elif tok.type == "inline" and depth == 0:
+            runs.extend(c.content for c in tok.children or [] if c.type == "text")
+    return runs
+
+
 def quote_markdown(author: str, body: str) -> str:
     """A post quoted for a reply, as Markdown: the author's line, then the post as a quote."""
     lines = [f"> **{escape_markdown(author)}** wrote:", ">"]

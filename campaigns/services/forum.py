@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
-from campaigns.exports.markup import escape_markdown
+from campaigns.exports.markup import escape_markdown, text_outside_quotes
 from campaigns.models import (
     Campaign,
     Event,
@@ -89,9 +89,10 @@ def _writer(*, user: User, thread: Thread) -> Membership:
 
 
 def _notify_mentions(post: Post, *, author: User) -> list[User]:
-    """Notify every reader of the thread named with @username in the post who was not
-    notified for this post before; returns who was notified now."""
-    names = {m.lower().rstrip(".") for m in _MENTION.findall(post.body)}
+    """Notify every reader of the thread named with @username in the post (outside quotes and
+    code) who was not notified for this post before; returns who was notified now."""
+    names = {m.lower().rstrip(".") for run in text_outside_quotes(post.body)
+             for m in _MENTION.findall(run)}
     if not names:
         return []
     already = set(PostMention.objects.filter(post=post).values_list("user_id", flat=True))
@@ -212,23 +213,26 @@ def _url(name: str, args: list[int], fallback: str) -> str:
 
 
 def event_links(event: Event) -> list[tuple[str, str]]:
-    """(label, path) of the pages that report an event in full."""
+    """(label, path) of the pages that report an event in full: a fight's or a scout's report
+    page; a phase's dice (commitment at opening, verification and replay at closing); the
+    history at the end; any other event of a phase at its own step of the phase's replay;
+    the map for the rest (the start, pops appearing between turns)."""
     c = event.campaign_id
-    links = []
     if event.kind in REPORT_PAGE_KINDS:
-        links.append(("Full report", _url("campaigns:report", [c, event.pk],
-                                          f"/campaigns/{c}/reports/{event.pk}/")))
-    if event.phase_id is not None and event.kind in (EventKind.PHASE_OPENED,
-                                                      EventKind.PHASE_CLOSED):
-        label = "Dice commitment" if event.kind == EventKind.PHASE_OPENED else "Verify the dice"
-        links.append((label, _url("campaigns:dice", [c, event.phase_id],
-                                  f"/campaigns/{c}/dice/{event.phase_id}/")))
-        if event.kind == EventKind.PHASE_CLOSED:
-            links.append(("Replay the phase", _url("campaigns:replay", [c, event.phase_id],
-                                                   f"/campaigns/{c}/replay/{event.phase_id}/")))
+        return [("Full report", _url("campaigns:report", [c, event.pk],
+                                     f"/campaigns/{c}/reports/{event.pk}/"))]
     if event.kind == EventKind.CAMPAIGN_FINISHED:
-        links.append(("History", _url("campaigns:history", [c], f"/campaigns/{c}/history/")))
-    return links
+        return [("History", _url("campaigns:history", [c], f"/campaigns/{c}/history/"))]
+    if event.phase_id is None:
+        return [("The map", _url("campaigns:map", [c], f"/campaigns/{c}/map/"))]
+    p = event.phase_id
+    dice = _url("campaigns:dice", [c, p], f"/campaigns/{c}/dice/{p}/")
+    replay = _url("campaigns:replay", [c, p], f"/campaigns/{c}/replay/{p}/")
+    if event.kind == EventKind.PHASE_OPENED:
+        return [("Dice commitment", dice)]
+    if event.kind == EventKind.PHASE_CLOSED:
+        return [("Verify the dice", dice), ("Replay the phase", replay)]
+    return [("Full report", f"{replay}?event={event.pk}")]
 
 
 def system_post_body(event: Event) -> str:

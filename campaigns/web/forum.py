@@ -3,6 +3,7 @@ map pictures, Atom feeds, share tokens, the replay of a phase and its dice verif
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from campaigns.errors import CampaignError
-from campaigns.exports.mapimage import map_picture, render_png, render_svg
+from campaigns.exports.mapimage import hex_labels, map_picture, render_png, render_svg
 from campaigns.exports.markup import quote_markdown, render_markdown
 from campaigns.exports.text import Export, post_export, report_export, turn_export
 from campaigns.feeds import ThreadFeed
@@ -284,7 +285,14 @@ def _picture(request: HttpRequest, campaign_id: int) -> Any:
                  .filter(campaign=campaign, pk=int(value)).first())
         if phase is None or not hasattr(phase, "snapshot"):
             raise Http404("No such phase.")
-    return map_picture(viewer=viewer, campaign=campaign, phase=phase)
+    picture = map_picture(viewer=viewer, campaign=campaign, phase=phase)
+    marked = tuple(h for h in request.GET.get("mark", "").upper().split(",") if h)
+    if marked:
+        on_map = set(hex_labels(picture.cols, picture.rows))
+        if not set(marked) <= on_map or len(marked) > 20:
+            raise Http404("No such hex.")
+        picture = replace(picture, marked=marked)
+    return picture
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:
@@ -381,18 +389,38 @@ def replay(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpRespons
             events.append(row)
     value = request.GET.get("step", "")
     step = min(max(int(value), 1), len(events)) if value.isdigit() and events else 1
+    wanted = request.GET.get("event", "")
+    if wanted.isdigit():
+        step = next((i for i, e in enumerate(events, 1) if e["id"] == int(wanted)), step)
+    current = events[step - 1] if events else None
+    marked = event_hexes(current["payload"]) if current is not None else []
+    map_svg = reverse("campaigns:map-svg", args=[campaign.pk]) + f"?phase={phase.pk}"
     phases = list(Phase.objects.filter(campaign=campaign).select_related("turn")
                   .order_by("opened_at", "id"))
     index = next(i for i, p in enumerate(phases) if p.pk == phase.pk)
     context.update(
         phase=phase, events=events, step=step,
-        current=events[step - 1] if events else None,
+        current=current, marked=marked,
         previous_phase=phases[index - 1] if index > 0 else None,
         next_phase=phases[index + 1] if index + 1 < len(phases) else None,
-        map_svg=reverse("campaigns:map-svg", args=[campaign.pk]) + f"?phase={phase.pk}",
+        map_svg=map_svg + (f"&mark={','.join(marked)}" if marked else ""),
         history_url=_optional_url("campaigns:history-phase", [campaign.pk, phase.pk]),
     )
     return render(request, "campaigns/replay.html", context)
+
+
+def event_hexes(payload: dict[str, Any]) -> list[str]:
+    """The hexes an event happened in, as its payload names them (a move's path, a fight's
+    hexes, a scout's inspected hexes), in order and once each."""
+    found: list[str] = []
+    for key in ("from", "path", "to", "hex", "stopped_in", "sightings"):
+        value = payload.get(key)
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            label = v.get("hex") if isinstance(v, dict) else v
+            if isinstance(label, str) and label and label not in found:
+                found.append(label)
+    return found[:20]
 
 
 def _optional_url(name: str, args: list[int]) -> str | None:

@@ -36,7 +36,8 @@ def test_phase_opened_is_posted_in_the_public_thread(started, threads):
     bodies = list(Post.objects.filter(thread=threads["public"], author=None)
                   .values_list("body", flat=True))
     phase = started[0].phases.get()
-    assert bodies[0] == "The campaign 'The Broad Way' has started; the alliance enters at A1."
+    assert bodies[0] == ("The campaign 'The Broad Way' has started; the alliance enters at A1."
+                         f"\n\n[The map](/campaigns/{started[0].pk}/map/)")
     assert bodies[1].endswith(f"[Dice commitment](/campaigns/{started[0].pk}/dice/{phase.pk}/)")
 
 
@@ -175,3 +176,27 @@ def test_pages_hold_twenty_posts(started, threads):
         post_create(user=user, thread=threads["public"], body=f"post {i}")
     page = thread_posts_page(user=user, thread=threads["public"], page=3)
     assert (page["pages"], page["count"], len(page["posts"])) == (3, 41, 1)
+
+
+def test_quoting_a_post_does_not_mention_its_people_again(started, threads):
+    from campaigns.exports.markup import quote_markdown
+
+    p1, p2 = started[2]
+    gm = started[1]
+    post = post_create(user=p1.user, thread=threads["public"], body=f"@{p2.user.username} go")
+    post_create(user=gm, thread=threads["public"],
+                body=quote_markdown(p1.user.public_name, post.body) + "Agreed.")
+    assert Notification.objects.filter(user=p2.user, kind="mention").count() == 1
+
+
+def test_a_mention_in_code_notifies_nobody(started, threads):
+    p1, p2 = started[2]
+    post_create(user=p1.user, thread=threads["public"],
+                body=f"Type `@{p2.user.username}` to mention.\n\n    @{p2.user.username}\n")
+    assert Notification.objects.filter(user=p2.user, kind="mention").count() == 0
+
+
+def test_a_mention_in_bold_or_a_list_notifies(started, threads):
+    p1, p2 = started[2]
+    post_create(user=p1.user, thread=threads["public"], body=f"- **@{p2.user.username}**: hold")
+    assert Notification.objects.filter(user=p2.user, kind="mention").count() == 1

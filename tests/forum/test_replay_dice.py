@@ -1,6 +1,7 @@
 """The replay of a phase's events and the dice verification page."""
 
 import pytest
+from django.db.models import Q
 
 from campaigns.models import Event, Phase
 from tests.factories import UserFactory
@@ -40,3 +41,25 @@ def test_the_dice_page_of_an_open_phase_keeps_the_seed_secret(started, client_as
     html = client_as(members[0].user).get(f"/campaigns/{campaign.pk}/dice/{phase.pk}/").content
     assert phase.dice_seed.encode() not in html
     assert b"secret until the phase closes" in html
+
+
+def test_replay_opens_at_the_step_of_an_event_and_outlines_its_hexes(scouted, client_as):
+    campaign, _, members = scouted
+    event = Event.objects.get(campaign=campaign, kind="scout_report")
+    visible = list(Event.objects.filter(phase=event.phase_id).filter(
+        Q(side__isnull=True) | Q(side__kind="alliance")).order_by("id").values_list("id",
+                                                                                   flat=True))
+    html = client_as(members[0].user).get(
+        f"/campaigns/{campaign.pk}/replay/{event.phase_id}/?event={event.pk}").content.decode()
+    assert f"Event {visible.index(event.pk) + 1} of {len(visible)}" in html
+    assert "Where: B1, B2, C3, D3, D4 (outlined on the map)." in html
+    assert f"map.svg?phase={event.phase_id}&amp;mark=B1,B2,C3,D3,D4" in html
+
+
+def test_the_map_outlines_the_marked_hexes(started, client):
+    svg = client.get(f"/campaigns/{started[0].pk}/map.svg?mark=d4,J10").content.decode()
+    assert svg.count('class="marked"') == 2
+
+
+def test_a_mark_outside_the_map_is_404(started, client):
+    assert client.get(f"/campaigns/{started[0].pk}/map.png?mark=Z99").status_code == 404

@@ -17,6 +17,27 @@ from campaigns.models import (
 )
 
 
+def acting_for(*, viewer: Membership, on_behalf_of: str | None) -> dict[str, Any] | None:
+    """The ally a Chief Warlord gives orders for (`?on_behalf_of=<membership id>`, the phase
+    bar's link to a late player); None for anyone else or anything else. Whether that player
+    is late is the services' decision, made on every order."""
+    if not on_behalf_of or not viewer.is_chief_warlord or viewer.side_id is None:
+        return None
+    try:
+        pk = int(on_behalf_of)
+    except ValueError:
+        return None
+    ally = (
+        Membership.objects.select_related("user")
+        .filter(pk=pk, campaign_id=viewer.campaign_id, role=Role.PLAYER, side_id=viewer.side_id)
+        .exclude(pk=viewer.pk)
+        .first()
+    )
+    if ally is None:
+        return None
+    return {"membership": ally.pk, "name": ally.user.public_name}
+
+
 def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
     """What the map's tools need to know about the viewer, all of it their own side's data:
 

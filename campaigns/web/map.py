@@ -11,7 +11,7 @@ from django.urls import NoReverseMatch, URLPattern, path, reverse
 from campaigns.api.serializers import map_response
 from campaigns.models import Campaign
 from campaigns.selectors import map_state
-from campaigns.selectors.map_page import map_page_tools
+from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context
 
 
@@ -23,6 +23,8 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = campaign_page_context(request, campaign)
     user = context["membership"].user
     api_base = reverse("api:campaign", args=[campaign.pk])
+    ally = acting_for(viewer=context["membership"],
+                      on_behalf_of=request.GET.get("on_behalf_of"))
     context.update({
         "map_data": map_response(map_state(user=user, campaign=campaign)),
         "map_page": {
@@ -32,7 +34,9 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "report_url": _report_url(campaign.pk),
             "csrf_token": get_token(request),
             **map_page_tools(user=user, campaign=campaign),
+            "acting_for": ally,
         },
+        "acting_for": ally,
     })
     return render(request, "campaigns/map.html", context)
 

@@ -938,7 +938,13 @@ class ApiError extends Error {
 
 function makeApi(page) {
   return async function api(method, path, body) {
-    const url = path.startsWith("/") ? path : page.api + path;
+    let url = path.startsWith("/") ? path : page.api + path;
+    // A Chief Warlord acting for a late player: every order and its previews name them.
+    const ally = page.acting_for ? page.acting_for.membership : null;
+    if (ally !== null && !path.startsWith("/")) {
+      if (method === "GET") url += `${url.includes("?") ? "&" : "?"}on_behalf_of=${ally}`;
+      else body = { ...(body || {}), on_behalf_of: ally };
+    }
     let response;
     try {
       response = await fetch(url, {

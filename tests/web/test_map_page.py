@@ -143,3 +143,30 @@ def test_the_tools_data_lists_the_players_own_unit_types(client, started):
     campaign, _, (p1, _p2) = started
     tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
     assert [t["name"] for t in tools["unit_types"]] == ["Scout", "Spearman", "Warlord"]
+
+
+def _acting_for(client, user, campaign, value):
+    client.force_login(user)
+    response = client.get(reverse("campaigns:map", args=[campaign.pk]),
+                          {"on_behalf_of": value})
+    return _embedded(response.content.decode(), "map-page-data")["acting_for"]
+
+
+def test_the_chief_warlord_may_open_the_map_for_an_ally(client, started):
+    campaign, _, (chief, other) = started
+    assert _acting_for(client, chief.user, campaign, other.pk) == {
+        "membership": other.pk, "name": other.user.public_name}
+
+
+def test_a_player_who_is_not_chief_warlord_cannot_act_for_anyone(client, started):
+    campaign, _, (chief, other) = started
+    assert _acting_for(client, other.user, campaign, chief.pk) is None
+
+
+@pytest.mark.parametrize("value", ["gm", "self", "nonsense", "other-campaign"])
+def test_the_chief_warlord_cannot_act_for_a_non_ally(client, started, value):
+    campaign, gm, (chief, _) = started
+    stranger = started_campaign_factory(players=1)[2][0]
+    pk = {"gm": campaign.memberships.get(user=gm).pk, "self": chief.pk, "nonsense": "x1",
+          "other-campaign": stranger.pk}[value]
+    assert _acting_for(client, chief.user, campaign, pk) is None

@@ -15,6 +15,7 @@ from accounts.models import User
 from campaigns.exports.markup import escape_markdown, markdown_to_bbcode
 from campaigns.models import Campaign, Event, EventKind, Phase, Post, Turn
 from campaigns.selectors.dice import viewer_of
+from campaigns.selectors.forum import phase_event_rows
 from campaigns.selectors.reports import _for_viewer, _rows, _visible_events
 from campaigns.services.forum import event_links
 
@@ -113,20 +114,17 @@ def post_export(*, post: Post, base_url: str) -> Export:
 
 
 def turn_export(*, user: User, campaign: Campaign, turn_number: int, base_url: str) -> Export:
-    """Everything of one turn the user may see, phase by phase: each event's summary with a
-    link to its full report. Turn.DoesNotExist for a turn the campaign has not reached."""
-    viewer = viewer_of(user=user, campaign=campaign)
+    """Everything of one turn the user may see, phase by phase (with what happened between
+    phases in the phase open at the time): each event's summary with a link to its full
+    report. Turn.DoesNotExist for a turn the campaign has not reached."""
+    viewer_of(user=user, campaign=campaign)  # NotAllowedError for a non-member
     turn = Turn.objects.get(campaign=campaign, number=turn_number)
     title = f"{campaign.name} — turn {turn.number}"
     parts = [f"**{escape_markdown(title)}**"]
     for phase in Phase.objects.filter(turn=turn).order_by("opened_at", "id"):
-        events = _rows(_visible_events(viewer, campaign).filter(phase=phase)
-                       .exclude(kind__in=_QUIET_KINDS)).order_by("id")
         items = []
-        for event in events:
-            row = _for_viewer(viewer, campaign, event)
-            if row is None:
-                continue
+        for event, row in phase_event_rows(user=user, campaign=campaign, phase=phase,
+                                           exclude_kinds=_QUIET_KINDS):
             line = f"- {escape_markdown(row['summary'])}"
             links = _links_markdown(event, base_url)
             items.append(f"{line} ({links})" if links else line)

@@ -12,13 +12,16 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
 from campaigns.exports.markup import render_markdown
 from campaigns.models import (
     Campaign,
+    Event,
     Membership,
+    Phase,
     Post,
     Role,
     ShareToken,
@@ -27,6 +30,8 @@ from campaigns.models import (
     ThreadReadMarker,
 )
 from campaigns.selectors import _membership
+from campaigns.selectors.dice import viewer_of
+from campaigns.selectors.reports import _for_viewer, _rows, _visible_events
 
 POSTS_PER_PAGE = 20
 
@@ -191,3 +196,21 @@ def token_user(*, campaign: Campaign, token: str) -> User | None:
 def share_tokens_for(*, user: User, campaign: Campaign) -> list[ShareToken]:
     _membership(user=user, campaign=campaign)
     return list(ShareToken.objects.filter(campaign=campaign, user=user))
+
+
+def phase_event_rows(*, user: User, campaign: Campaign, phase: Phase,
+                     exclude_kinds: frozenset[str] = frozenset()) -> list[tuple[Event,
+                                                                              dict[str, Any]]]:
+    """The events of a phase the member may see, oldest first, each with its row as the
+    reports selector shows it to them. Events recorded outside any phase (a GM's hit
+    adjustment, pops appearing as a turn begins) belong to the phase open when they happened:
+    from its opening to the next phase's."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    after = (Phase.objects.filter(campaign=campaign, opened_at__gt=phase.opened_at)
+             .order_by("opened_at").values_list("opened_at", flat=True).first())
+    window = Q(phase__isnull=True, created_at__gte=phase.opened_at)
+    if after is not None:
+        window &= Q(created_at__lt=after)
+    events = (_rows(_visible_events(viewer, campaign).filter(Q(phase=phase) | window))
+              .exclude(kind__in=exclude_kinds).order_by("id"))
+    return [(e, row) for e in events if (row := _for_viewer(viewer, campaign, e)) is not None]

@@ -30,10 +30,11 @@ from campaigns.models import (
     ThreadAudience,
     Turn,
 )
-from campaigns.selectors.dice import phase_dice_verification, viewer_of
+from campaigns.selectors.dice import phase_dice_verification
 from campaigns.selectors.forum import (
     POSTS_PER_PAGE,
     can_read,
+    phase_event_rows,
     post_for,
     post_view,
     share_tokens_for,
@@ -42,7 +43,6 @@ from campaigns.selectors.forum import (
     threads_for,
     token_user,
 )
-from campaigns.selectors.reports import _for_viewer, _rows, _visible_events
 from campaigns.services.forum import (
     post_create,
     post_edit,
@@ -379,14 +379,11 @@ def replay(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpRespons
     campaign = _campaign(campaign_id)
     context = campaign_page_context(request, campaign)
     phase = _phase_or_404(campaign, phase_id)
-    viewer = viewer_of(user=_user(request), campaign=campaign)
     events = []
-    for event in _rows(_visible_events(viewer, campaign).filter(phase=phase)).order_by("id"):
-        row = _for_viewer(viewer, campaign, event)
-        if row is not None:
-            row["kind_label"] = EventKind(row["kind"]).label
-            row["created_local"] = local_time(row["created_at"], request.user)
-            events.append(row)
+    for _event, row in phase_event_rows(user=_user(request), campaign=campaign, phase=phase):
+        row["kind_label"] = EventKind(row["kind"]).label
+        row["created_local"] = local_time(row["created_at"], request.user)
+        events.append(row)
     value = request.GET.get("step", "")
     step = min(max(int(value), 1), len(events)) if value.isdigit() and events else 1
     wanted = request.GET.get("event", "")

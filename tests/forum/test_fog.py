@@ -6,17 +6,24 @@ the GM's hit adjustment of a hidden J10 unit, the GM writing about the garrison 
 opposition's thread and the GM notes), then the opposition phase, then turn 2's scout phase.
 """
 
+import xml.etree.ElementTree as ET
+
 import pytest
 from rest_framework.test import APIClient
 
 from campaigns.exports.mapimage import map_picture
+from campaigns.exports.markup import render_markdown
 from campaigns.models import Event, Phase, Post, Thread, Turn, Unit
 from campaigns.selectors.forum import readable_threads
 from campaigns.services import phase_end
+from campaigns.services.deadlines import campaign_pause
 from campaigns.services.forum import post_create, share_token_create
 from campaigns.services.gm_tools import unit_adjust_hits
 from campaigns.services.move_combat import stack_attack
 from tests.campaigns.engine_setup import opposition_stack, own_stack, put
+from tests.forum.conftest import XSS_PAYLOADS, assert_neutralized
+from tests.forum.test_feeds import A
+from tests.forum.test_markup import bbcode_html
 
 pytestmark = [pytest.mark.django_db]
 
@@ -132,3 +139,34 @@ def test_no_output_shows_the_open_phases_seed_before_it_closes(battle):
         # The closed phases' seeds are there: on their dice pages.
         for phase in closed:
             assert phase.dice_seed in dict(texts)[f"/campaigns/{campaign.pk}/dice/{phase.pk}/"]
+
+
+@pytest.mark.parametrize("payload", XSS_PAYLOADS)
+def test_xss_in_an_event_summary_is_neutralized_wherever_the_forum_shows_it(started, payload):
+    """The GM's pause reason is written into the event's summary and the engine's post."""
+    campaign, gm, members = started
+    campaign_pause(user=gm, campaign=campaign, reason=payload)
+    event = Event.objects.get(campaign=campaign, kind="campaign_paused")
+    client, api = _clients(members[0].user)
+    c, public = campaign.pk, Thread.objects.get(campaign=campaign, audience="public")
+    post = Post.objects.get(event=event)
+    # The part of each page the forum writes (the phase bar above it has its own forms).
+    pages = [
+        (f"/campaigns/{c}/forum/threads/{public.pk}/", 'id="thread-title"', 'id="reply-title"'),
+        (f"/campaigns/{c}/export/posts/{post.pk}/", "<h2>Export:", "</main>"),
+        (f"/campaigns/{c}/export/reports/{event.pk}/", "<h2>Export:", "</main>"),
+        (f"/campaigns/{c}/export/turns/1/", "<h2>Export:", "</main>"),
+        (f"/campaigns/{c}/replay/{event.phase_id}/?event={event.pk}", "<h2>Replay:", "</main>"),
+    ]
+    for url, start, end in pages:
+        html = _get(client, url)
+        assert_neutralized(html[html.index(start):html.index(end)])
+    for url in (f"/campaigns/{c}/export/posts/{post.pk}/", f"/campaigns/{c}/export/reports/"
+                f"{event.pk}/", f"/campaigns/{c}/export/turns/1/"):
+        assert_neutralized(render_markdown(_get(client, url + "?format=markdown")))
+        assert_neutralized(bbcode_html(_get(client, url + "?format=bbcode")))
+    root = ET.fromstring(client.get(f"/campaigns/{c}/feed.atom").content)  # noqa: S314
+    for entry in root.findall(f"{A}entry"):
+        assert_neutralized(entry.find(f"{A}summary").text or "")
+    assert_neutralized(api.get(f"/api/v1/campaigns/{c}/threads/{public.pk}/posts/")
+                       .json()["posts"][-1]["html"])

@@ -79,7 +79,8 @@ def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
         "role": membership.role,
         "side": membership.side.kind if membership.side is not None else None,
         "is_chief_warlord": membership.is_chief_warlord,
-        "pop_points": str(membership.pop_points) if membership.role == Role.PLAYER else None,
+        "pop_points": (format(membership.pop_points.normalize(), "f")
+                       if membership.role == Role.PLAYER else None),
         "pop_hexes": list(campaign.pop_hexes),
         "unit_types": unit_types,
         "scout_orders": orders,

@@ -11,12 +11,18 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.views.decorators.http import require_GET
 
-from campaigns.models import Campaign, Event, Phase
+from campaigns.models import Campaign, Event, EventKind, Phase
 from campaigns.selectors import phase_history
 from campaigns.selectors.reports import report_detail, reports_for
 from campaigns.web import campaign_page_context
 
 SIDES = ("attacker", "defender")
+
+
+def _titled(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with the title a person reads: "Combat report", "Scout report"."""
+    label = str(EventKind(row["kind"]).label)
+    return {**row, "title": label if label.endswith("report") else f"{label} report"}
 
 
 def _campaign(campaign_id: int) -> Campaign:
@@ -49,7 +55,8 @@ def reports(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
     context = campaign_page_context(request, campaign)
     context.update(
-        reports=reports_for(user=request.user, campaign=campaign),  # type: ignore[arg-type]
+        reports=[_titled(r) for r in reports_for(
+            user=request.user, campaign=campaign)],  # type: ignore[arg-type]
         phases=_phases(campaign),
     )
     return render(request, "campaigns/reports.html", context)
@@ -96,7 +103,7 @@ def report(request: HttpRequest, campaign_id: int, event_id: int) -> HttpRespons
         raise Http404("No such report.") from None
     payload = row["payload"]
     context.update(
-        report=row,
+        report=_titled(row),
         sides=_combat_sides(payload),
         result=payload.get("result") if isinstance(payload.get("result"), dict) else None,
         explanation=_explanation(payload),

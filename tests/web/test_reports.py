@@ -1,6 +1,8 @@
 """Reports: combat and scout reports with every factor and die, who may see which, and the
 dice commitment and seed of each phase (the seed only once the phase has closed)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -115,6 +117,18 @@ def test_scout_report_shows_what_was_seen(client):
     page = client.get(_report(campaign, event)).content.decode()
     assert '<th scope="row">D4</th>' in page
     assert "Zorblax 0 (Spearman, 4 hits)" in page
+
+
+def test_scout_report_is_titled_and_a_road_is_named_once(client):
+    campaign, _, (p1,) = _scouted_campaign()
+    event = Event.objects.get(campaign=campaign, kind="scout_report")
+    client.force_login(p1.user)
+    listing = client.get(_reports(campaign)).content.decode()
+    page = client.get(_report(campaign, event)).content.decode()
+    road_rows = re.findall(r'<th scope="row">(\w+)</th>\s*<td>(road[^<]*)</td>', page)
+    assert (f'<a href="{_report(campaign, event)}">Turn 1 · Scout report</a>' in listing,
+            '<h2 id="report-title">Turn 1: Scout report</h2>' in page,
+            sorted({terrain for _, terrain in road_rows})) == (True, True, ["road"])
 
 
 def test_other_side_does_not_get_the_scout_report(client):

@@ -1,0 +1,64 @@
+"""Every page fits a 375-px phone without sideways scrolling of the page itself (wide tables
+scroll inside their own box) and is shot at 1280 × 800 and at 375 px for a look."""
+
+import pytest
+
+from campaigns.models import Event, EventKind, Phase, Unit
+from campaigns.services import phase_end, scout_order_give
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.factories import started_campaign_factory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PAGES = ["home", "lobby", "map", "reports", "scout-report", "dice", "history",
+         "history-phase", "gm-dashboard", "gm-campaign", "scenario-editor", "forum"]
+
+
+@pytest.fixture
+def campaign_with_history():
+    campaign, gm, (p1, p2) = started_campaign_factory(players=2)
+    scout_order_give(user=p1.user, campaign=campaign,
+                     scout=Unit.objects.get(owner=p1, name="Scout 1"), directions=["SE", "S"])
+    phase_end(user=gm, campaign=campaign)
+    campaign.refresh_from_db()
+    return campaign, gm, p1
+
+
+def _url(name, campaign):
+    first = Phase.objects.filter(campaign=campaign).order_by("pk").first()
+    scout = Event.objects.filter(campaign=campaign, kind=EventKind.SCOUT_REPORT).first()
+    c = campaign.pk
+    return {
+        "home": "/", "lobby": f"/campaigns/{c}/", "map": f"/campaigns/{c}/map/",
+        "reports": f"/campaigns/{c}/reports/",
+        "scout-report": f"/campaigns/{c}/reports/{scout.pk}/",
+        "dice": f"/campaigns/{c}/dice/{first.pk}/",
+        "history": f"/campaigns/{c}/history/",
+        "history-phase": f"/campaigns/{c}/history/{first.pk}/",
+        "gm-dashboard": "/campaigns/gm/", "gm-campaign": f"/campaigns/{c}/gm/",
+        "scenario-editor": "/campaigns/scenarios/new/", "forum": f"/campaigns/{c}/forum/",
+    }[name]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_page_fits_a_phone(browser, live_server, login, screenshot, campaign_with_history,
+                               name):
+    campaign, gm, p1 = campaign_with_history
+    user = gm if name.startswith("gm") or name == "scenario-editor" else p1.user
+    widths = {}
+    for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        context = browser.new_context(viewport=viewport, base_url=live_server.url,
+                                      is_mobile=label == "phone", has_touch=label == "phone")
+        try:
+            login(user, context)
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+            response = page.goto(_url(name, campaign))
+            page.wait_for_load_state("networkidle")
+            screenshot(page, label)
+            widths[label] = (response.status,
+                             page.evaluate("document.documentElement.scrollWidth"), errors)
+        finally:
+            context.close()
+    assert widths == {"desktop": (200, DESKTOP["width"], []), "phone": (200, PHONE["width"], [])}

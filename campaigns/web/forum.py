@@ -83,6 +83,8 @@ def forum(request: HttpRequest, campaign_id: int) -> HttpResponse:
         threads=rows,
         turns=list(Turn.objects.filter(campaign=campaign).order_by("number")
                    .values_list("number", flat=True)),
+        phases=list(Phase.objects.filter(campaign=campaign, snapshot__isnull=False)
+                    .select_related("turn").order_by("opened_at", "id")),
         public_feed=reverse("campaigns:feed", args=[campaign.pk]),
     )
     return render(request, "campaigns/forum/index.html", context)

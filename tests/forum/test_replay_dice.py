@@ -64,3 +64,59 @@ def test_the_map_outlines_the_marked_hexes(started, client):
 
 def test_a_mark_outside_the_map_is_404(started, client):
     assert client.get(f"/campaigns/{started[0].pk}/map.png?mark=Z99").status_code == 404
+
+
+@pytest.fixture
+def fought(started):
+    """Turn 1's move/combat phase with one fight at D4, then closed: its seed is revealed."""
+    from campaigns.services import phase_end
+    from campaigns.services.move_combat import stack_attack
+    from tests.campaigns.engine_setup import opposition_stack, own_stack, put
+
+    campaign, gm, members = started
+    phase_end(user=gm, campaign=campaign)
+    phase = Phase.objects.get(campaign=campaign, status="open")
+    stack_attack(user=members[0].user, campaign=campaign, stack=put(own_stack(members[0]), "D3"),
+                 target=opposition_stack(campaign, "D4"))
+    phase_end(user=gm, campaign=campaign)
+    phase.refresh_from_db()
+    return campaign, members, phase
+
+
+def test_every_roll_of_a_closed_phase_is_re_derived_and_matches(fought, client_as):
+    from campaigns.models import DiceRoll
+
+    campaign, members, phase = fought
+    html = client_as(members[0].user).get(f"/campaigns/{campaign.pk}/dice/{phase.pk}/").content
+    rolls = DiceRoll.objects.filter(phase=phase).count()
+    assert rolls > 0
+    assert f"all {rolls} rolls match".encode() in html
+    assert html.count(b"</td>\n            <td>yes</td></tr>") == rolls
+    assert phase.dice_seed.encode() in html
+
+
+def test_a_tampered_roll_is_marked_as_not_matching(fought, client_as):
+    from campaigns.models import DiceRoll
+
+    campaign, members, phase = fought
+    roll = DiceRoll.objects.filter(phase=phase).order_by("number").first()
+    DiceRoll.objects.filter(pk=roll.pk).update(value=roll.value % roll.sides + 1)
+    html = client_as(members[0].user).get(f"/campaigns/{campaign.pk}/dice/{phase.pk}/").content
+    assert b"some rolls do not match" in html
+    assert html.count(b'<strong class="form-error">no</strong>') == 1
+
+
+def test_a_phase_without_dice_says_so(scouted, client_as):
+    campaign, _, members = scouted
+    phase = Phase.objects.get(campaign=campaign, status="closed")
+    html = client_as(members[0].user).get(f"/campaigns/{campaign.pk}/dice/{phase.pk}/").content
+    assert b"no die was rolled in this phase" in html
+
+
+def test_the_forum_lists_each_phases_picture_replay_and_dice(scouted, client_as):
+    campaign, _, members = scouted
+    html = client_as(members[0].user).get(f"/campaigns/{campaign.pk}/forum/").content.decode()
+    for phase in Phase.objects.filter(campaign=campaign):
+        assert f"/campaigns/{campaign.pk}/map.png?phase={phase.pk}" in html
+        assert f"/campaigns/{campaign.pk}/replay/{phase.pk}/" in html
+        assert f"/campaigns/{campaign.pk}/dice/{phase.pk}/" in html

@@ -141,7 +141,7 @@ def test_a_successful_htmx_action_answers_the_panel_and_tells_the_page(client, g
     response = client.post(act(campaign, "extend"), {"hours": "1", "reason": "r"}, **HTMX)
     body = response.content.decode()
     assert response["HX-Trigger"] == "campaign-changed"
-    assert body.lstrip().startswith('<div id="gm-panel" class="gm-panel">')
+    assert body.lstrip().startswith('<div id="gm-panel" class="gm-panel" ')
     assert "<html" not in body
 
 

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from campaigns import selectors
 from campaigns.api import lookups
-from campaigns.api.errors import ErrorSerializer, error_body
+from campaigns.api.errors import NOT_FOUND, ErrorSerializer, error_body
 from campaigns.api.serializers import (
     MapStateSerializer,
     PhaseBoardSerializer,
@@ -46,19 +46,59 @@ from rules.__main__ import dice_commit, dice_verify
 from rules.jsonio import InputError, as_object
 from rules.registry import RULESETS, get_ruleset
 
+ERROR_ANSWERS: dict[int, tuple[str, OpenApiExample]] = {
+    400: ("Refused: a domain rule or bad input (`code` says which, `field` what to fix).",
+          OpenApiExample("a rule", value=error_body(
+              "not_scout_phase", "Scout orders are given in the alliance's scout phase; "
+              "this is the alliance move/combat phase.")),
+          ),
+    401: ("Not logged in: send `Authorization: Token <key>` (or a browser session).",
+          OpenApiExample("no credentials", value=error_body(
+              "not_authenticated", "Authentication credentials were not provided."))),
+    403: ("Not allowed: you lack the right (GM only, Chief Warlord only, wrong side).",
+          OpenApiExample("GM only", value=error_body(
+              "gm_only", "Only the Game Master may do this."))),
+    404: ("Not found: it does not exist, or it is something you may not know of (a campaign "
+          "you are not in, another side's unit); the two are never told apart.",
+          OpenApiExample("not found", value=NOT_FOUND)),
+}
+
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
-    described = {
-        400: "Refused: a domain rule or bad input (`code` says which).",
-        401: "Not logged in.",
-        403: "Not allowed: you lack the right (GM only, Chief Warlord only, wrong side).",
-        404: "Not found, or not a campaign of yours.",
-    }
-    return {c: OpenApiResponse(ErrorSerializer, description=described[c]) for c in codes}
+    """The documented error answers `codes`: each the error body, with an example."""
+    return {c: OpenApiResponse(ErrorSerializer, description=ERROR_ANSWERS[c][0],
+                               examples=[ERROR_ANSWERS[c][1]]) for c in codes}
 
 
 READ_ERRORS = _errors(401, 404)
 WRITE_ERRORS = _errors(400, 401, 403, 404)
+
+
+def answer_example(name: str, value: Any, status_code: int = 200) -> OpenApiExample:
+    """An example of a success answer (of one item, for a list: drf-spectacular wraps it)."""
+    return OpenApiExample(name, value=value, response_only=True, status_codes=[str(status_code)])
+
+
+def request_example(name: str, value: Any) -> OpenApiExample:
+    return OpenApiExample(name, value=value, request_only=True)
+
+
+PHASE_EXAMPLE = {
+    "id": 41, "kind": "move_combat", "turn": 1, "opened_at": "2026-03-02T18:00:00Z",
+    "deadline_at": "2026-03-05T18:00:00Z",
+    "dice_commitment": "fe3886524323eb574ef85209e721518f787f39caa6901a82f8d20d91d72a96c5",
+}
+OWN_UNIT_EXAMPLE = {
+    "id": 40, "name": "Spearman 1", "owner": 12, "unit_type": "Spearman", "hits": 4,
+    "attack": 4, "defence": 3, "move": 1, "specials": [], "current_hits": 4,
+    "commander_level": None, "commander_xp": 0, "movement_used": 0, "has_attacked": False,
+    "was_commanded": True, "mount": None,
+}
+SIGHTED_STACK_EXAMPLE = {
+    "side": "opposition", "fortification": "D4",
+    "units": [{"name": "Spearman 1", "unit_type": "Spearman", "current_hits": 4},
+              {"name": "Archer 1", "unit_type": "Archer", "current_hits": 3}],
+}
 
 
 def _user(request: Request) -> Any:
@@ -81,7 +121,11 @@ class CampaignListApi(APIView):
         membership = serializers.IntegerField(help_text="Your membership id in the campaign.")
 
     @extend_schema(operation_id="campaigns_list", summary="Your campaigns",
-                   responses={200: OutputSerializer(many=True), **_errors(401)})
+                   responses={200: OutputSerializer(many=True), **_errors(401)},
+                   examples=[answer_example("one campaign", {
+                       "id": 3, "name": "Spring campaign", "status": "running",
+                       "ruleset": "erfworld", "scenario": "broad_way", "role": "player",
+                       "side": "alliance", "is_chief_warlord": True, "membership": 12})])
     def get(self, request: Request) -> Response:
         rows = lookups.campaigns_of(user=_user(request))
         return Response(self.OutputSerializer(rows, many=True).data)
@@ -110,7 +154,17 @@ class CampaignDetailApi(APIView):
         created_at = serializers.DateTimeField()
 
     @extend_schema(operation_id="campaigns_retrieve", summary="A campaign of yours",
-                   responses={200: OutputSerializer, **READ_ERRORS})
+                   responses={200: OutputSerializer, **READ_ERRORS},
+                   examples=[answer_example("running", {
+                       "id": 3, "name": "Spring campaign", "status": "running",
+                       "ruleset_key": "erfworld", "scenario_key": "broad_way",
+                       "phase_hours": 72, "points_budget": 500, "max_unit_types": 5,
+                       "ambush_value": 2, "terrain_known_to_all": True,
+                       "hard_deadline": False, "early_close": False,
+                       "max_extension_hours": 168, "entry_hex": "A1", "victory_hex": "J10",
+                       "winner": "", "version": 7, "created_at": "2026-03-01T09:30:00Z",
+                       "setup_dice_commitment":
+                       "7038c1499b0ae00e6ccd3997380e40a3f35d0f6b3069a6cd29cb0d2910b43c46"})])
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
         return Response(self.OutputSerializer(campaign).data)
@@ -142,8 +196,24 @@ class CampaignJoinApi(APIView):
 
 
 class MapApi(APIView):
-    @extend_schema(operation_id="campaigns_map", summary="The map as you see it (fog of war)",
-                   responses={200: MapStateSerializer, **READ_ERRORS})
+    @extend_schema(
+        operation_id="campaigns_map", summary="The map as you see it (fog of war)",
+        description="Your side's stacks in full; of everything else only your side's latest "
+        "sighting of each hex, with its turn (the GM sees everything). `hexes` lists the hexes "
+        "whose terrain is not `map.default_terrain`.",
+        responses={200: MapStateSerializer, **READ_ERRORS},
+        examples=[answer_example("a player's map (shortened)", {
+            "turn": 1, "phase": PHASE_EXAMPLE, "viewer": {"role": "player", "side": "alliance"},
+            "map": {"cols": 12, "rows": 12, "default_terrain": "open"},
+            "hexes": [{"hex": "A1", "terrain": "road"}, {"hex": "B5", "terrain": "woods"}],
+            "fortifications": [{"hex": "D4", "kind": "tower", "direction": None,
+                                "owner": "opposition", "hits": None, "starting_hits": None}],
+            "stacks": [{"id": 7, "hex": "D3", "side": "alliance", "units": [OWN_UNIT_EXAMPLE]}],
+            "sightings": [{"hex": "D4", "turn": 1, "seen": {
+                "hex": "D4", "road": True, "terrain": "road", "stacks": [SIGHTED_STACK_EXAMPLE],
+                "fortifications": [{"kind": "tower", "direction": None, "hits": 20}]}}],
+        })],
+    )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
         return Response(map_response(selectors.map_state(user=_user(request),
@@ -157,7 +227,20 @@ class PhaseStatusApi(APIView):
         )
 
     @extend_schema(operation_id="campaigns_phase_status", summary="The open phase's board",
-                   responses={200: OutputSerializer, **READ_ERRORS})
+                   responses={200: OutputSerializer, **READ_ERRORS},
+                   examples=[answer_example("move/combat phase", {"open_phase": {
+                       "turn": 1, "phase": "move_combat",
+                       "phase_name": "Alliance move/combat phase",
+                       "opened_at": PHASE_EXAMPLE["opened_at"],
+                       "deadline_at": PHASE_EXAMPLE["deadline_at"],
+                       "dice_commitment": PHASE_EXAMPLE["dice_commitment"],
+                       "players": [
+                           {"membership": 12, "name": "ann", "is_chief_warlord": True,
+                            "done": True, "done_at": "2026-03-03T07:12:00Z", "late": False,
+                            "proxied_by": None},
+                           {"membership": 14, "name": "bob", "is_chief_warlord": False,
+                            "done": False, "done_at": None, "late": False,
+                            "proxied_by": None}]}})])
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
         board = selectors.phase_status_board(user=_user(request), campaign=campaign)
@@ -215,7 +298,9 @@ class ScoutOrderCancelApi(APIView):
                                                 help_text=ON_BEHALF_OF_HELP)
 
     @extend_schema(operation_id="campaigns_scout_orders_cancel", summary="Cancel a scout order",
-                   request=InputSerializer, responses={204: None, **WRITE_ERRORS})
+                   request=InputSerializer, responses={204: None, **WRITE_ERRORS},
+                   examples=[request_example("your own", {}),
+                             request_example("for a late ally", {"on_behalf_of": 14})])
     def post(self, request: Request, campaign_id: int, order_id: int) -> Response:
         user = _user(request)
         campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
@@ -242,7 +327,12 @@ class DoneApi(APIView):
         proxied_by = serializers.IntegerField(source="proxied_by_id", allow_null=True)
 
     @extend_schema(operation_id="campaigns_done", summary="Mark your orders done",
-                   request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS})
+                   request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+                   examples=[request_example("your own", {}),
+                             request_example("for a late ally", {"on_behalf_of": 14}),
+                             answer_example("done", {
+                                 "membership": 12, "done_at": "2026-03-03T07:12:00Z",
+                                 "late": False, "proxied_by": None})])
     def post(self, request: Request, campaign_id: int) -> Response:
         user = _user(request)
         campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
@@ -273,7 +363,10 @@ class PhaseEndApi(APIView):
 
     @extend_schema(operation_id="campaigns_end_phase",
                    summary="End the open phase (Chief Warlord or GM); returns the next phase",
-                   request=InputSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS})
+                   request=InputSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS},
+                   examples=[request_example("the phase you saw", {
+                                 "expected_phase": 40, "reason": "Everyone is done."}),
+                             answer_example("the next phase", PHASE_EXAMPLE)])
     def post(self, request: Request, campaign_id: int) -> Response:
         user = _user(request)
         campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
@@ -344,14 +437,20 @@ class _CampaignClockApi(APIView):
 
 @extend_schema_view(post=extend_schema(
     operation_id="campaigns_gm_pause", summary="Pause the campaign's clock (GM)",
-    request=GmReasonSerializer, responses={200: CampaignClockSerializer, **WRITE_ERRORS}))
+    request=GmReasonSerializer, responses={200: CampaignClockSerializer, **WRITE_ERRORS},
+    examples=[request_example("holiday", {"reason": "Two weeks of holidays."}),
+              answer_example("paused", {"id": 3, "status": "paused",
+                                        "paused_at": "2026-03-03T10:00:00Z", "version": 8})]))
 class CampaignPauseApi(_CampaignClockApi):
     service = staticmethod(campaign_pause)
 
 
 @extend_schema_view(post=extend_schema(
     operation_id="campaigns_gm_resume", summary="Resume a paused campaign (GM)",
-    request=GmReasonSerializer, responses={200: CampaignClockSerializer, **WRITE_ERRORS}))
+    request=GmReasonSerializer, responses={200: CampaignClockSerializer, **WRITE_ERRORS},
+    examples=[request_example("back", {"reason": "Holidays are over."}),
+              answer_example("running", {"id": 3, "status": "running", "paused_at": None,
+                                         "version": 9})]))
 class CampaignResumeApi(_CampaignClockApi):
     service = staticmethod(campaign_resume)
 
@@ -370,7 +469,12 @@ class NotificationListApi(APIView):
         read_at = serializers.DateTimeField(allow_null=True)
 
     @extend_schema(operation_id="notifications_list", summary="Your latest 50 notifications",
-                   responses={200: OutputSerializer(many=True), **_errors(401)})
+                   responses={200: OutputSerializer(many=True), **_errors(401)},
+                   examples=[answer_example("one", {
+                       "id": 17, "campaign": 3, "campaign_name": "Spring campaign",
+                       "kind": "phase_opened", "read_at": None,
+                       "message": "Turn 1: the alliance move/combat phase is open until "
+                       "2026-03-05 18:00 UTC.", "created_at": "2026-03-02T18:00:00Z"})])
     def get(self, request: Request) -> Response:
         rows = selectors.notifications_for(user=_user(request))
         return Response(self.OutputSerializer(rows, many=True).data)
@@ -381,7 +485,8 @@ class NotificationUnreadCountApi(APIView):
         unread = serializers.IntegerField()
 
     @extend_schema(operation_id="notifications_unread_count", summary="How many are unread",
-                   responses={200: OutputSerializer, **_errors(401)})
+                   responses={200: OutputSerializer, **_errors(401)},
+                   examples=[answer_example("three", {"unread": 3})])
     def get(self, request: Request) -> Response:
         count = selectors.notifications_unread_count(user=_user(request))
         return Response(self.OutputSerializer({"unread": count}).data)

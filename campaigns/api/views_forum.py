@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api import lookups
-from campaigns.api.views import READ_ERRORS, WRITE_ERRORS
+from campaigns.api.views import READ_ERRORS, WRITE_ERRORS, answer_example, request_example
 from campaigns.models import Campaign, Post, Thread, ThreadAudience
 from campaigns.selectors.forum import (
     post_for,
@@ -53,6 +53,14 @@ class PostSerializer(serializers.Serializer):
     can_edit = serializers.BooleanField(help_text="Yours and still within the edit window.")
 
 
+POST_EXAMPLE = {
+    "id": 9, "thread": 2, "author": "ann", "system": False, "event": None,
+    "body": "Moving on **J10** next turn, @bob?",
+    "html": "<p>Moving on <strong>J10</strong> next turn, @bob?</p>",
+    "created_at": "2026-03-02T19:00:00Z", "edited_at": None, "is_new": False, "can_edit": True,
+}
+
+
 class BodySerializer(serializers.Serializer):
     body = serializers.CharField(max_length=20_000, trim_whitespace=False,
                                  help_text="Markdown; @username mentions notify that reader.")
@@ -69,7 +77,11 @@ class ThreadListApi(APIView):
         last_post_at = serializers.DateTimeField(allow_null=True)
 
     @extend_schema(operation_id="campaigns_threads_list", summary="The threads you may read",
-                   responses={200: OutputSerializer(many=True), **READ_ERRORS})
+                   responses={200: OutputSerializer(many=True), **READ_ERRORS},
+                   examples=[answer_example("the alliance's thread", {
+                       "id": 2, "title": "The Alliance (side thread)", "audience": "side",
+                       "side": "alliance", "posts": 3, "unread": 1,
+                       "last_post_at": "2026-03-02T19:00:00Z"})])
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
         threads_ensure(campaign=campaign)
@@ -90,6 +102,8 @@ class ThreadPostsApi(APIView):
         parameters=[OpenApiParameter("page", int, required=False,
                                      description="Page number; default: your first unread.")],
         responses={200: PageSerializer, **READ_ERRORS},
+        examples=[answer_example("one page", {"page": 1, "pages": 1, "count": 1,
+                                              "last_read": 9, "posts": [POST_EXAMPLE]})],
     )
     def get(self, request: Request, campaign_id: int, thread_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
@@ -118,7 +132,8 @@ class ThreadPostsApi(APIView):
 
 class PostEditApi(APIView):
     @extend_schema(operation_id="campaigns_posts_edit", summary="Edit your post (edit window)",
-                   request=BodySerializer, responses={200: PostSerializer, **WRITE_ERRORS})
+                   request=BodySerializer, responses={200: PostSerializer, **WRITE_ERRORS},
+                   examples=[request_example("edited", {"body": "Moving on **J10**, @bob?"})])
     def patch(self, request: Request, campaign_id: int, post_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
         try:
@@ -139,7 +154,8 @@ class ThreadReadApi(APIView):
         last_read = serializers.IntegerField()
 
     @extend_schema(operation_id="campaigns_threads_read", summary="Move your read marker",
-                   request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS})
+                   request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+                   examples=[request_example("read up to post 9", {"post": 9})])
     def post(self, request: Request, campaign_id: int, thread_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
         thread = _thread(request, campaign, thread_id)

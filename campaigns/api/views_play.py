@@ -186,6 +186,10 @@ class StackTargetsApi(APIView):
         "(for `directed_at`).",
         parameters=[ON_BEHALF_OF_QUERY],
         responses={200: StackSerializer(many=True), **PLAY_ERRORS},
+        examples=[OpenApiExample("the D4 garrison", response_only=True, value={
+            "id": 1, "hex": "D4", "side": "opposition", "units": [
+                {"id": 1, "name": "Spearman 1", "unit_type": "Spearman", "current_hits": 4},
+                {"id": 4, "name": "Archer 1", "unit_type": "Archer", "current_hits": 3}]})],
     )
     def get(self, request: Request, campaign_id: int, stack_id: int) -> Response:
         campaign = _campaign(request, campaign_id)

@@ -22,11 +22,13 @@ from campaigns.api.serializers_setup import (
     UnitTypeSerializer,
 )
 from campaigns.api.views import (
+    PHASE_EXAMPLE,
     READ_ERRORS,
     WRITE_ERRORS,
     CampaignListApi,
     PhaseOpenedSerializer,
     _errors,
+    answer_example,
 )
 from campaigns.errors import CampaignError, ScenarioError
 from campaigns.models import Campaign, Membership, Phase, PhaseStatus, UnitType
@@ -106,7 +108,12 @@ class ScenarioListApi(APIView):
         rows = serializers.IntegerField(help_text="Map size: rows.")
 
     @extend_schema(operation_id="scenarios_list", summary="The scenarios a campaign can start from",
-                   responses={200: OutputSerializer(many=True), **_errors(401)})
+                   responses={200: OutputSerializer(many=True), **_errors(401)},
+                   examples=[answer_example("Broad Way", {
+                       "key": "broad_way", "name": "The Broad Way", "ruleset": "erfworld",
+                       "description": "The alliance enters at A1 and must fight down the "
+                       "Broad Way road to take the fortification at J10.",
+                       "cols": 12, "rows": 12})])
     def get(self, request: Request) -> Response:
         return Response(self.OutputSerializer(scenarios_available(), many=True).data)
 
@@ -161,6 +168,8 @@ class CampaignListCreateApi(CampaignListApi):
 SPECIALS = [s.value for s in Special]
 UNIT_TYPE_EXAMPLE = {"name": "Warlord", "hits": 5, "attack": 5, "defence": 3, "move": 2,
                      "specials": ["commander"]}
+UNIT_TYPE_ANSWER = {"id": 31, "side": "alliance", "owner": 12, **UNIT_TYPE_EXAMPLE,
+                    "cost": "32.125", "units_bought": 1}
 
 
 class UnitTypeInputSerializer(serializers.Serializer):
@@ -176,7 +185,8 @@ class UnitTypeInputSerializer(serializers.Serializer):
 class UnitTypeListApi(APIView):
     @extend_schema(operation_id="campaigns_unit_types_list",
                    summary="Unit types of your side (all of them for the GM)",
-                   responses={200: UnitTypeSerializer(many=True), **READ_ERRORS})
+                   responses={200: UnitTypeSerializer(many=True), **READ_ERRORS},
+                   examples=[answer_example("one type", UNIT_TYPE_ANSWER)])
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
         types = unit_types_visible(user=_user(request), campaign=campaign).select_related("side")
@@ -284,7 +294,15 @@ class ArmyApi(APIView):
         units = ArmyUnitSerializer(many=True)
 
     @extend_schema(operation_id="campaigns_army", summary="Your army: types, units, points",
-                   responses={200: OutputSerializer, **_errors(401, 403, 404)})
+                   responses={200: OutputSerializer, **_errors(401, 403, 404)},
+                   examples=[answer_example("a commander", {
+                       "membership": 12, "ready": False, "ready_at": None,
+                       "points_budget": 500, "points_spent": "32.125",
+                       "points_remaining": "467.875", "max_unit_types": 5,
+                       "unit_types": [UNIT_TYPE_ANSWER],
+                       "units": [{"id": 37, "name": "Warlord 1", "unit_type": "Warlord",
+                                  "unit_type_id": 31, "current_hits": 5,
+                                  "commander_level": 4}]})])
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
         return Response(self.OutputSerializer(army_of(user=_user(request), campaign=campaign)).data)
@@ -302,7 +320,9 @@ class ArmyReadySerializer(serializers.Serializer):
 class ArmyReadyApi(APIView):
     @extend_schema(operation_id="campaigns_army_ready",
                    summary="Declare your army finished (budget, types and a commander checked)",
-                   request=None, responses={200: ArmyReadySerializer, **WRITE_ERRORS})
+                   request=None, responses={200: ArmyReadySerializer, **WRITE_ERRORS},
+                   examples=[answer_example("ready", {"membership": 12, "ready": True,
+                                                      "ready_at": "2026-03-01T12:00:00Z"})])
     def post(self, request: Request, campaign_id: int) -> Response:
         membership = army_mark_ready(user=_user(request), campaign=_campaign(request, campaign_id))
         return Response(ArmyReadySerializer(membership).data)
@@ -311,7 +331,9 @@ class ArmyReadyApi(APIView):
 class ArmyNotReadyApi(APIView):
     @extend_schema(operation_id="campaigns_army_not_ready",
                    summary="Withdraw your army's readiness to change it (setup)",
-                   request=None, responses={200: ArmyReadySerializer, **WRITE_ERRORS})
+                   request=None, responses={200: ArmyReadySerializer, **WRITE_ERRORS},
+                   examples=[answer_example("not ready", {"membership": 12, "ready": False,
+                                                          "ready_at": None})])
     def post(self, request: Request, campaign_id: int) -> Response:
         membership = army_mark_not_ready(user=_user(request),
                                          campaign=_campaign(request, campaign_id))
@@ -391,6 +413,10 @@ class CampaignStartApi(APIView):
         operation_id="campaigns_gm_start",
         summary="Start the campaign (GM): every army ready and a Chief Warlord",
         request=None, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[answer_example("started", {
+            "id": 3, "status": "running", "version": 1,
+            "setup_dice_seed": "87df4f24c19023d20649ad98742a2600aba60339a7652684f4ccc12d02908d17",
+            "phase": {**PHASE_EXAMPLE, "kind": "scout"}})],
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = campaign_start(user=_user(request), campaign=_campaign(request, campaign_id))
@@ -404,6 +430,21 @@ class CampaignStartApi(APIView):
 # --- Reports and events -------------------------------------------------------------------
 
 
+SCOUT_REPORT_EXAMPLE = {
+    "id": 22, "kind": "scout_report", "phase": 40, "turn": 1, "side": "alliance",
+    "actor": "ann", "created_at": "2026-03-02T18:00:00Z",
+    "summary": "Scout report of turn 1: 2 hexes inspected (B1, D4).",
+    "payload": {"turn": 1, "sightings": [
+        {"hex": "B1", "road": True, "terrain": "road", "stacks": [], "fortifications": []},
+        {"hex": "D4", "road": True, "terrain": "road", "fortifications": [
+            {"kind": "tower", "direction": None, "hits": 20}],
+         "stacks": [{"side": "opposition", "fortification": "D4", "units": [
+             {"name": "Spearman 1", "unit_type": "Spearman", "current_hits": 4}]}]}]},
+}
+DICE_ROLL_EXAMPLE = {"number": 1, "purpose": "combat: attacker die 1", "sides": 6, "value": 3,
+                     "expected": 3, "matches": True}
+
+
 class ReportListApi(APIView):
     @extend_schema(
         operation_id="campaigns_reports_list",
@@ -411,6 +452,7 @@ class ReportListApi(APIView):
         parameters=[OpenApiParameter("kind", OpenApiTypes.STR, enum=list(REPORT_KINDS),
                                      required=False, description="Only reports of this kind.")],
         responses={200: EventSerializer(many=True), **_errors(400, 401, 404)},
+        examples=[answer_example("a scout report", SCOUT_REPORT_EXAMPLE)],
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
@@ -424,7 +466,8 @@ class ReportListApi(APIView):
 
 class ReportDetailApi(APIView):
     @extend_schema(operation_id="campaigns_reports_retrieve", summary="One report",
-                   responses={200: EventSerializer, **READ_ERRORS})
+                   responses={200: EventSerializer, **READ_ERRORS},
+                   examples=[answer_example("a scout report", SCOUT_REPORT_EXAMPLE)])
     def get(self, request: Request, campaign_id: int, event_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
         row = report_detail(user=_user(request), campaign=campaign, event_id=event_id)
@@ -448,6 +491,8 @@ class EventListApi(APIView):
                              f"{MAX_EVENTS})."),
         ],
         responses={200: OutputSerializer, **_errors(400, 401, 404)},
+        examples=[answer_example("after event 21", {
+            "events": [SCOUT_REPORT_EXAMPLE], "next_since": 22, "more": False})],
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
@@ -479,6 +524,18 @@ class PhaseDiceApi(APIView):
         operation_id="campaigns_phase_dice",
         summary="A phase's dice: commitment, and once closed its seed and every roll re-derived",
         responses={200: PhaseDiceSerializer, **READ_ERRORS},
+        examples=[answer_example("closed", {
+            "commitment": PHASE_EXAMPLE["dice_commitment"],
+            "seed": "af3d4c225797849b0873b0d5cad8f5dfa7516d9954832e0e4a548155e83493e7",
+            "revealed": True, "commitment_ok": True, "rolls": [DICE_ROLL_EXAMPLE],
+            "all_match": True, "phase": {
+                "id": 41, "turn": 1, "kind": "move_combat", "status": "closed",
+                "opened_at": "2026-03-02T18:00:00Z", "closed_at": "2026-03-04T21:40:00Z"}}),
+                  answer_example("still open", {
+            "commitment": PHASE_EXAMPLE["dice_commitment"], "seed": None, "revealed": False,
+            "commitment_ok": None, "rolls": [], "all_match": None, "phase": {
+                "id": 42, "turn": 1, "kind": "opposition", "status": "open",
+                "opened_at": "2026-03-04T21:40:00Z", "closed_at": None}})],
     )
     def get(self, request: Request, campaign_id: int, phase_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
@@ -494,6 +551,13 @@ class SetupDiceApi(APIView):
         operation_id="campaigns_setup_dice",
         summary="The setup dice: commitment, and once started the seed and every roll re-derived",
         responses={200: SetupDiceSerializer, **READ_ERRORS},
+        examples=[answer_example("started", {
+            "commitment": "7038c1499b0ae00e6ccd3997380e40a3f35d0f6b3069a6cd29cb0d2910b43c46",
+            "seed": "87df4f24c19023d20649ad98742a2600aba60339a7652684f4ccc12d02908d17",
+            "revealed": True, "commitment_ok": True, "all_match": True,
+            "rolls": [{"number": 3, "purpose": "commander level of Warlord 1 (ann)",
+                       "sides": 10, "value": 9, "expected": 9, "matches": True}],
+            "setup": {"revealed_at": "2026-03-02T09:00:00Z"}})],
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.views.decorators.gzip import gzip_page
 
 from campaigns.api.serializers import map_response
 from campaigns.models import Campaign
@@ -15,6 +16,8 @@ from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context
 
 
+# The page embeds the map JSON (2.2 MB on a 100 × 100 map with 2,000 stacks; 0.1 MB gzipped).
+@gzip_page
 @login_required
 def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The map as the viewer may see it. The JSON embedded in the page is exactly what the

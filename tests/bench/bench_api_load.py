@@ -21,12 +21,10 @@ from __future__ import annotations
 import json
 import os
 import platform
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +39,8 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connection  # noqa: E402
+
+from tests.bench.common import free_port, start_gunicorn  # noqa: E402
 
 PLAYERS = 50
 SECONDS = int(os.environ.get("BENCH_SECONDS", "60"))
@@ -85,44 +85,6 @@ def seed() -> tuple[Any, dict[str, Any]]:
                         "stack": stack.pk, "scout": scout.pk, "units": [u.pk for u in units],
                         "paths": paths})
     return campaign, {"campaign": campaign.pk, "players": players}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_gunicorn(port: int, tmp: Path) -> subprocess.Popen[bytes]:
-    s = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DATABASE_URL": f"postgres://{s['USER']}{':' + s['PASSWORD'] if s['PASSWORD'] else ''}"
-                        f"@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}",
-        "DJANGO_SECRET_KEY": "bench-only-not-secret-" + "z" * 30,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "DJANGO_SECURE_HSTS_SECONDS": "0",
-        "DJANGO_STATIC_ROOT": str(tmp / "static"),
-        "CELERY_FS_DIR": str(tmp / "celery"),
-        "REDIS_URL": "",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-    server = subprocess.Popen(
-        [str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(WORKERS), "--log-level", "warning"],
-        cwd=ROOT, env=env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
-                if r.status == 200:
-                    return server
-        except OSError:
-            time.sleep(0.5)
-    server.terminate()
-    raise SystemExit("gunicorn did not answer /healthz within 60 s")
 
 
 def run_locust(user_class: str, *, port: int, tmp: Path, players: Path, stage: str = "") -> dict[str, Any]:
@@ -214,7 +176,7 @@ def main() -> None:
             players.write_text(json.dumps(seeded))
             connection.close()
             port = free_port()
-            server = start_gunicorn(port, tmp)
+            server = start_gunicorn(port, tmp, workers=WORKERS)
             try:
                 phase = Phase.objects.get(campaign=campaign, status="open")
                 result = run_locust("Player", port=port, tmp=tmp, players=players,

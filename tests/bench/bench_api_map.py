@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import platform
-import random
 import statistics
 import sys
 import time
@@ -39,82 +38,17 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-SIZE = (100, 100)
-STACKS = 2000
-UNITS = 10_000
-SIGHTINGS = 1000
+from tests.bench.common import (  # noqa: E402
+    SIZE,
+    STACKS,
+    UNITS,
+    build,
+    own_database,
+    write_perf_section,
+)
+
 RUNS = int(os.environ.get("BENCH_RUNS", "15"))
-SEED = 20240609
 TARGET = 2.0
-
-
-def build(*, large: bool) -> Any:
-    """A started Broad Way campaign with four players; `large`: grown to SIZE with exactly
-    STACKS stacks (half of them the alliance's, spread over the players), UNITS units and
-    the alliance's latest sighting of (up to SIGHTINGS) opposition hexes."""
-    from campaigns.models import Membership, Phase, Side, Sighting, Stack, Turn, Unit, UnitType
-    from campaigns.simulation import setup_campaign
-    from rules.hexgrid import format_label, offset_to_hex
-
-    campaign = setup_campaign(seed=SEED if large else SEED + 1, players=4,
-                              size=SIZE if large else None, stacks=0)
-    if not large:
-        return campaign
-    rng = random.Random(SEED)
-    sides = {s.kind: s for s in Side.objects.filter(campaign=campaign)}
-    players = list(Membership.objects.filter(campaign=campaign, role="player").order_by("pk"))
-    own_types = {p.pk: list(UnitType.objects.filter(owner=p).order_by("pk")) for p in players}
-    foe_types = list(UnitType.objects.filter(side=sides["opposition"], owner=None).order_by("pk"))
-    taken = set(Stack.objects.filter(campaign=campaign).values_list("hex", flat=True))
-    free = [format_label(offset_to_hex(col=c, row=r))
-            for c in range(SIZE[0]) for r in range(1, SIZE[1] + 1)]
-    free = [h for h in free if h not in taken]
-    rng.shuffle(free)
-    have_stacks = Stack.objects.filter(campaign=campaign).count()
-    have_units = Unit.objects.filter(campaign=campaign).count()
-    new_stacks = STACKS - have_stacks
-    alliance_new = STACKS // 2 - Stack.objects.filter(campaign=campaign,
-                                                      side=sides["alliance"]).count()
-    stacks = Stack.objects.bulk_create(
-        [Stack(campaign=campaign, side=sides["alliance" if i < alliance_new else "opposition"],
-               hex=free[i]) for i in range(new_stacks)], batch_size=1000)
-    to_place = UNITS - have_units
-    units = []
-    for i in range(to_place):
-        stack = stacks[i % len(stacks)]
-        if stack.side_id == sides["alliance"].pk:
-            owner = players[i % len(players)]
-            unit_type = own_types[owner.pk][i % len(own_types[owner.pk])]
-        else:
-            owner, unit_type = None, foe_types[i % len(foe_types)]
-        units.append(Unit(campaign=campaign, side_id=stack.side_id, owner=owner,
-                          unit_type=unit_type, name=f"{unit_type.name} {i + 1}",
-                          current_hits=unit_type.hits, stack=stack,
-                          position=i // len(stacks)))
-    Unit.objects.bulk_create(units, batch_size=2000)
-    turn, phase = Turn.objects.get(campaign=campaign), Phase.objects.get(campaign=campaign)
-    terrain = campaign.map.terrain
-    seen_units: dict[int, list[dict[str, Any]]] = {}
-    for stack_id, name, type_name, hits in (
-            Unit.objects.filter(campaign=campaign, side=sides["opposition"], stack__isnull=False)
-            .order_by("stack_id", "position").values_list("stack_id", "name", "unit_type__name",
-                                                          "current_hits")):
-        seen_units.setdefault(stack_id, []).append(
-            {"name": name, "unit_type": type_name, "current_hits": hits})
-    foes: dict[str, list[int]] = {}
-    for stack_id, hex_label in (Stack.objects.filter(campaign=campaign, side=sides["opposition"])
-                                .order_by("pk").values_list("pk", "hex")):
-        foes.setdefault(hex_label, []).append(stack_id)
-    Sighting.objects.bulk_create([
-        Sighting(campaign=campaign, side=sides["alliance"], hex=h, turn=turn, phase=phase,
-                 seen={"hex": h, "terrain": terrain.get(h, "open"), "road": False,
-                       "stacks": [{"side": "opposition", "fortification": None,
-                                   "units": seen_units.get(s, [])} for s in stacks],
-                       "fortifications": []})
-        for h, stacks in list(foes.items())[:SIGHTINGS]], batch_size=1000)
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-    return campaign
 
 
 def alliance_client(campaign: Any) -> tuple[Client, Any]:
@@ -235,11 +169,7 @@ def medians_ms(*fns: Any) -> list[tuple[float, float, float]]:
 def main() -> None:
     from campaigns.models import Stack, Unit
 
-    creation = connection.creation
-    old_name = connection.settings_dict["NAME"]
-    connection.settings_dict["TEST"]["NAME"] = f"{old_name}_bench_map"
-    creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with own_database("bench_map"):
         small = build(large=False)
         large = build(large=True)
         small_client, _ = alliance_client(small)
@@ -263,9 +193,6 @@ def main() -> None:
                                       lambda: floor(conn, **args))
         conn.close()
         pg_version = connection.pg_version // 10000
-    finally:
-        connection.close()
-        creation.destroy_test_db(old_name, verbosity=0)
     ratio = api_ms[0] / floor_ms[0]
     print(f"queries: 12 × 12 map {small_queries}, {SIZE[0]} × {SIZE[1]} map {large_queries}")
     print(f"endpoint {api_ms[0]:.1f} ms, floor {floor_ms[0]:.1f} ms, ratio {ratio:.2f}")
@@ -300,13 +227,7 @@ The query count is the same on both maps (it includes the token lookup). Profile
 cProfile, most of what the endpoint spends beyond the floor is Python's `json`: decoding the
 sightings' JSON and encoding the response (DRF's JSONRenderer), where the floor uses orjson.
 """
-    perf = ROOT / "docs" / "perf.md"
-    text = perf.read_text() if perf.exists() else "# Performance\n"
-    start = text.find("## API map endpoint")
-    if start != -1:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end + 1:] if end != -1 else "")
-    perf.write_text(text.rstrip() + "\n\n" + report)
+    write_perf_section("API map endpoint", report)
     print(report)
     if small_queries != large_queries:
         sys.exit(f"the query count grows with the map: {small_queries} → {large_queries}")

@@ -184,3 +184,25 @@ def test_a_wall_is_drawn_on_its_hexside(started, client):
     svg = client.get(f"/campaigns/{started[0].pk}/map.svg").content.decode()
     # Broad Way: walls on G7 (NW, N), I9 (NW, N, NE) and all six sides of J10.
     assert svg.count('stroke-width="3"/>') == 11
+
+
+def test_every_report_export_bbcode_parses_and_round_trips(scouted, client_as):
+    from campaigns.exports.markup import render_markdown
+    from campaigns.services.move_combat import stack_attack
+    from tests.campaigns.engine_setup import opposition_stack, own_stack, put
+    from tests.forum.test_markup import text_of
+
+    campaign, _, members = scouted
+    fight = stack_attack(user=members[0].user, campaign=campaign,
+                         stack=put(own_stack(members[0]), "D3"),
+                         target=opposition_stack(campaign, "D4"))
+    client = client_as(members[0].user)
+    events = Event.objects.filter(campaign=campaign).exclude(side__kind="opposition")
+    for event in events:
+        url = f"/campaigns/{campaign.pk}/export/reports/{event.pk}/"
+        bb = client.get(url + "?format=bbcode").content.decode()
+        md = client.get(url + "?format=markdown").content.decode()
+        assert text_of(_bb(bb)) == text_of(render_markdown(md)), event.kind
+    md = client.get(f"/campaigns/{campaign.pk}/export/reports/{fight.pk}/?format=markdown")
+    # The fight's explanation, every factor and die, as a code block.
+    assert "\n\n    " in md.content.decode()

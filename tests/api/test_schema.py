@@ -1,5 +1,7 @@
 """The OpenAPI schema and its two viewers, served by the app itself (no CDN)."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
@@ -30,5 +32,18 @@ def test_the_viewers_load_their_assets_from_this_server(url, asset):
     response = APIClient().get(url)
     page = response.content.decode()
     assert (response.status_code, asset in page) == (200, True)
-    assert "cdn" not in page.lower()
     assert APIClient().get(asset).status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])
+def test_the_viewers_name_no_other_host(url):
+    """No address with a host in the page (a link, a script, a font, a preconnect); a
+    Content-Security-Policy keeps the viewers' scripts from fetching elsewhere (Redoc's logo),
+    and Swagger UI's validator badge (fetched from validator.swagger.io) is off."""
+    page = APIClient().get(url).content.decode()
+    referenced = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)""", page)
+    assert (re.findall(r"(?:https?:)?//[\w.-]+\.\w", page), [r for r in referenced
+                                                          if not r.startswith("/static/")]) == (
+        [], [])
+    assert ("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self';" in page,
+            '"validatorUrl": null' in page) == (True, url == "/api/docs/")

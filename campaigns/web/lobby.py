@@ -8,6 +8,7 @@ sentence and has changed nothing.
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -19,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.errors import CampaignError
-from campaigns.models import Campaign, CampaignStatus, Membership, Phase, UnitType
+from campaigns.models import Campaign, CampaignStatus, Membership, Phase, PhaseStatus, UnitType
 from campaigns.selectors.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
 from campaigns.services import (
     army_mark_not_ready,
@@ -59,8 +60,14 @@ def _phase_bar_response(
     response = render(request, "campaigns/_phase_bar.html", context)
     if message:
         # The page under the bar (map, lobby…) may refresh itself on this.
-        response["HX-Trigger"] = "phase-changed"
+        response["HX-Trigger"] = phase_changed(campaign.pk)
     return response
+
+
+def phase_changed(campaign_id: int) -> str:
+    """The HX-Trigger header of "phase-changed", naming the phase now open (or null): a part
+    of the page that already shows that phase (the GM panel) need not fetch itself again."""
+    return json.dumps({"phase-changed": {"phase": _open_phase_pk(campaign_id)}})
 
 
 def _back(request: HttpRequest, campaign: Campaign) -> HttpResponse:
@@ -89,7 +96,19 @@ def _after_phase_action(
 @login_required
 @require_GET
 def phase_bar(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    return _phase_bar_response(request, _campaign(campaign_id))
+    response = _phase_bar_response(request, _campaign(campaign_id))
+    if "seen_phase" in request.GET:
+        # Someone else (the GM, the deadline sweep) moved the campaign on since the page was
+        # drawn: the page under the bar refreshes itself as after the viewer's own action.
+        now = _open_phase_pk(campaign_id)
+        if request.GET["seen_phase"] != ("" if now is None else str(now)):
+            response["HX-Trigger"] = phase_changed(campaign_id)
+    return response
+
+
+def _open_phase_pk(campaign_id: int) -> int | None:
+    return (Phase.objects.filter(campaign_id=campaign_id, status=PhaseStatus.OPEN)
+            .values_list("pk", flat=True).first())
 
 
 def _member_from_post(campaign: Campaign, value: str) -> Membership | None:

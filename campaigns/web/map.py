@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_GET
 
 from campaigns.api.serializers import map_response
 from campaigns.models import Campaign
 from campaigns.selectors import map_state
 from campaigns.selectors.map_page import acting_for, map_page_tools
-from campaigns.web import campaign_page_context
+from campaigns.web import campaign_page_context, member_or_404
 
 
 # The page embeds the map JSON (2.2 MB on a 100 × 100 map with 2,000 stacks; 0.1 MB gzipped).
@@ -35,6 +36,7 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "api": api_base,
             "map_url": reverse("api:map", args=[campaign.pk]),
             "report_url": _report_url(campaign.pk),
+            "tools_url": reverse("campaigns:map-tools", args=[campaign.pk]),
             "csrf_token": get_token(request),
             **map_page_tools(user=user, campaign=campaign),
             "acting_for": ally,
@@ -42,6 +44,16 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "acting_for": ally,
     })
     return render(request, "campaigns/map.html", context)
+
+
+@login_required
+@require_GET
+def campaign_map_tools(request: HttpRequest, campaign_id: int) -> JsonResponse:
+    """The tools data of the map page again (scout orders, pops, unit types), for map.js
+    when the phase changes under an open page."""
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    membership = member_or_404(request, campaign)
+    return JsonResponse(map_page_tools(user=membership.user, campaign=campaign))
 
 
 _EVENT = 999_999_999
@@ -59,4 +71,5 @@ def _report_url(campaign_id: int) -> str | None:
 
 urlpatterns: list[URLPattern] = [
     path("<int:campaign_id>/map/", campaign_map, name="map"),
+    path("<int:campaign_id>/map/tools/", campaign_map_tools, name="map-tools"),
 ]

@@ -1106,7 +1106,9 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
 
   // `announce` tells the page's other parts (the phase bar) that the game changed; not when
   // the phase bar itself asked for the refresh, or it would replace its own message.
-  async function refresh(selectId, { announce = true } = {}) {
+  async function refresh(selectId, { announce = true, reloadTools = false } = {}) {
+    // A new phase: the page's own data (scout orders, pops) is fetched again too.
+    if (reloadTools && page.tools_url) Object.assign(page, await api("GET", page.tools_url));
     const data = await api("GET", page.map_url);
     controller.update(data);
     if (selectId !== undefined && selectId !== null) controller.select(selectId);
@@ -1638,7 +1640,7 @@ export function mountMapPage(element) {
   const controller = mountMap(element, data, { page });
   // The phase bar announces a new phase; the map follows without a reload.
   document.body.addEventListener("phase-changed", () => controller.tools
-    && controller.tools.refresh(controller.selectedStackId, { announce: false }));
+    && controller.tools.refresh(controller.selectedStackId, { announce: false, reloadTools: true }));
   window.campaignMap = controller;
   return controller;
 }

@@ -186,3 +186,28 @@ def test_the_chief_warlord_moves_a_late_players_stack(browser_page, login, scree
     assert (banner.startswith(f"You are giving orders for {late.user.public_name}, who is "
                               "late"), stack.hex, move.payload["proxied_by"], page.errors) == (
         True, "B1", chief.pk, [])
+
+
+def test_the_map_follows_a_phase_ended_by_someone_else(browser_page, login, screenshot):
+    campaign, gm, (p1,) = started_campaign_factory(players=1)
+    scout = Unit.objects.get(owner=p1, name="Scout 1")
+    scout_order_give(user=p1.user, campaign=campaign, scout=scout, directions=["SE"])
+    page = browser_page
+    login(p1.user)
+    _open_map(page, campaign)
+    stack = Stack.objects.get(campaign=campaign, side__kind="alliance")
+    _select(page, stack)
+    before = page.locator(".scout-order").all_inner_texts()
+    # The GM plays on elsewhere: the scout, move/combat and opposition phases close.
+    for _ in range(3):
+        phase_end(user=gm, campaign=campaign)
+        campaign.refresh_from_db()
+    # The phase bar's refresh (every 60 s; any change on the page asks for it at once).
+    page.evaluate("document.body.dispatchEvent(new CustomEvent('campaign-changed'))")
+    page.locator(".phase-bar-title").filter(has_text="Turn 2").wait_for()
+    page.wait_for_function("window.campaignMap.model.phase.turn === 2")
+    _select(page, stack)
+    after = (page.locator(".scout-order").count(),
+             page.get_by_role("button", name="Plan scout path").count())
+    screenshot(page, "turn-2")
+    assert (before, after, page.errors) == (["Ordered to inspect B1."], (0, 2), [])

@@ -1,6 +1,7 @@
 """The phase bar: shown on every campaign page, refreshed by HTMX, "I'm done", "End phase",
 acting for a late player; every action through the phase services."""
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -8,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Phase, PhaseKind, PhaseStatus, PlayerPhaseStatus
+from campaigns.services import phase_end
 from campaigns.web import campaign_page_context
 from tests.factories import UserFactory, campaign_factory, started_campaign_factory
 
@@ -99,7 +101,8 @@ def test_im_done_marks_the_players_orders_done(client):
     client.force_login(members[1].user)
     response = client.post(reverse("campaigns:phase-done", args=[campaign.pk]), **HTMX)
     assert response.status_code == 200
-    assert response["HX-Trigger"] == "phase-changed"
+    assert json.loads(response["HX-Trigger"]) == {
+        "phase-changed": {"phase": _open_phase(campaign).pk}}
     assert "Your orders are marked done." in response.content.decode()
     status = PlayerPhaseStatus.objects.get(membership=members[1])
     assert status.done_at is not None
@@ -227,3 +230,24 @@ def test_setup_campaign_bar_says_no_phase_is_open(client):
     client.force_login(member.user)
     page = client.get(reverse("campaigns:phase-bar", args=[campaign.pk])).content.decode()
     assert "No phase is open: the campaign starts when the GM starts it." in page
+
+
+@pytest.mark.parametrize(("seen", "trigger"), [("open", False), ("closed", True), ("none", True)])
+def test_a_refresh_that_finds_another_phase_tells_the_page(client, seen, trigger):
+    campaign, gm, (p1,) = started_campaign_factory(players=1)
+    first = _open_phase(campaign)
+    phase_end(user=gm, campaign=campaign)
+    value = {"open": str(_open_phase(campaign).pk), "closed": str(first.pk), "none": ""}[seen]
+    client.force_login(p1.user)
+    response = client.get(reverse("campaigns:phase-bar", args=[campaign.pk]),
+                          {"seen_phase": value}, **HTMX)
+    expected = (json.dumps({"phase-changed": {"phase": _open_phase(campaign).pk}})
+                if trigger else None)
+    assert (response.status_code, response.get("HX-Trigger")) == (200, expected)
+
+
+def test_the_bar_carries_the_phase_it_was_drawn_for(client):
+    campaign, _, (p1,) = started_campaign_factory(players=1)
+    client.force_login(p1.user)
+    page = client.get(reverse("campaigns:lobby", args=[campaign.pk])).content.decode()
+    assert f'hx-vals=\'{{"seen_phase": "{_open_phase(campaign).pk}"}}\'' in page

@@ -170,3 +170,13 @@ def test_the_chief_warlord_cannot_act_for_a_non_ally(client, started, value):
     pk = {"gm": campaign.memberships.get(user=gm).pk, "self": chief.pk, "nonsense": "x1",
           "other-campaign": stranger.pk}[value]
     assert _acting_for(client, chief.user, campaign, pk) is None
+
+
+def test_the_tools_data_is_fetched_again_as_the_page_embeds_it(client, started):
+    campaign, _, (p1, _) = started
+    scout_order_give(user=p1.user, campaign=campaign,
+                     scout=Unit.objects.get(owner=p1, name="Scout 1"), directions=["SE"])
+    embedded = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    fetched = client.get(reverse("campaigns:map-tools", args=[campaign.pk])).json()
+    assert fetched == {k: v for k, v in embedded.items() if k in fetched}
+    assert fetched["scout_orders"][0]["inspected_hexes"] == ["B1"]

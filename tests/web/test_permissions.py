@@ -18,7 +18,8 @@ ROUTES = [
     ("unit-type-create", [], "post"), ("unit-type-edit", ["type"], "get"),
     ("unit-type-delete", ["type"], "post"), ("units-buy", ["type"], "post"),
     ("army-ready", [], "post"), ("vote", [], "post"), ("appoint", [], "post"),
-    ("start", [], "post"), ("map", [], "get"), ("reports", [], "get"),
+    ("start", [], "post"), ("map", [], "get"), ("map-tools", [], "get"),
+    ("reports", [], "get"),
     ("report", ["event"], "get"), ("history", [], "get"), ("history-phase", ["phase"], "get"),
     ("gm-campaign", [], "get"), ("gm-action", ["end-phase"], "post"),
 ]

@@ -164,6 +164,15 @@ def opposition_stack(world: World, hex_label: str) -> Stack:
                                 side__kind="opposition").order_by("pk").first()
 
 
+def opposition_phase(world: World) -> World:
+    """The GM ends the alliance's move/combat phase: the opposition phase is open."""
+    phase_end(user=world.gm, campaign=world.campaign, reason="matrix")
+    return world
+
+
+NEXT_TO_G7 = format_label(neighbor(parse_label("G7"), Direction["NW"]))
+
+
 def placed(hex_label: str) -> Callable[[World], World]:
     """The player's stack is moved (by fiat) to `hex_label`."""
 
@@ -339,6 +348,7 @@ def gm_only(success: int = 200) -> dict[str, Outcome]:
 
 
 GM_NOT_ALLIANCE = (403, "wrong_side")  # the GM plays the opposition, not alliance orders
+OPPOSITION_PHASE = (403, "wrong_side")  # and the opposition phase is the GM's alone
 
 
 def player_stack_order(success: int) -> dict[str, Outcome]:
@@ -469,6 +479,26 @@ ROWS: list[Row] = [
         body=lambda w: {"hits": 2},
         # Any alliance player repairs what the alliance holds, with their own pop points.
         expect=expect(player=200, ally=200, chief_warlord=200, gm=GM_NOT_ALLIANCE)),
+    # --- the opposition phase: the GM's moves and attacks with the opposition (§5)
+    Row("stack-move", "POST", variant="the opposition phase: the GM's unscouted G7 stack",
+        world=play(opposition_phase),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk,
+                              "stack_id": opposition_stack(w, "G7").pk},
+        body=lambda w: {"destination": "F7"},
+        expect=expect(player=NOT_FOUND, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=200)),
+    Row("stack-reorder", "POST", variant="the opposition phase: the player's own stack",
+        world=play(opposition_phase), url_kwargs=lambda w: stack_url(w, w.player),
+        body=lambda w: {"order": list(own_stack(w.player).units.order_by("-position", "-pk")
+                                      .values_list("pk", flat=True))},
+        # The phase is the GM's, who plays the opposition and gives the alliance no orders.
+        expect=expect(player=OPPOSITION_PHASE, ally=OPPOSITION_PHASE,
+                      chief_warlord=OPPOSITION_PHASE, gm=(403, "wrong_side"))),
+    Row("stack-attack", "POST", variant="the opposition phase: the G7 stack attacks",
+        world=play(placed(NEXT_TO_G7), opposition_phase),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk,
+                              "stack_id": opposition_stack(w, "G7").pk},
+        body=lambda w: {"target": own_stack(w.player).pk},
+        expect=expect(player=NOT_FOUND, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=200)),
     # --- pops
     Row("pops-buy", "POST", world=play(with_pop_points(20)),
         body=lambda w: {"unit_type": unit_type_of(w.player).pk, "count": 1, "hex": "B10"},

@@ -93,3 +93,21 @@ def test_the_user_rate_counts_per_user_whatever_the_token_or_address():
     other = APIClient(REMOTE_ADDR="192.0.2.6")
     other.force_authenticate(UserFactory())
     assert (by_token.status_code, other.get("/api/v1/campaigns/").status_code) == (429, 200)
+
+
+SHOW_CACHE = ("import django; from django.conf import settings as s; django.setup(); "
+              "c = s.CACHES['default']; print(c['BACKEND'], c.get('LOCATION', ''))")
+
+
+@pytest.mark.parametrize(("redis_url", "expected"), [
+    # Under docker compose: one Redis cache, so every gunicorn worker counts the same calls.
+    ("redis://redis:6379/0",
+     "django.core.cache.backends.redis.RedisCache redis://redis:6379/0"),
+    # Without Redis (one process, the embedded mode and the benchmarks): the process's memory.
+    ("", "django.core.cache.backends.locmem.LocMemCache"),
+])
+def test_production_counts_throttles_in_one_cache_for_all_workers(redis_url, expected):
+    from tests.config.test_settings_modes import PRODUCTION_ENV, run_python
+
+    result = run_python(SHOW_CACHE, {**PRODUCTION_ENV, "REDIS_URL": redis_url})
+    assert (result.returncode, result.stdout.strip()) == (0, expected), result.stderr

@@ -594,7 +594,13 @@ export function mountMap(element, data, options = {}) {
     const c = hexCenter(label);
     if (!c) return;
     const { w, h: vh } = viewportSize();
-    view = { k, x: w / 2 - c.x * k, y: vh / 2 - c.y * k };
+    const size = mapSize();
+    let x = w / 2 - c.x * k;
+    let y = vh / 2 - c.y * k;
+    // A hex near the map's edge: the edge stays at the viewport's, not a band of nothing.
+    if (size.w * k > w) x = Math.min(0, Math.max(w - size.w * k, x));
+    if (size.h * k > vh) y = Math.min(0, Math.max(vh - size.h * k, y));
+    view = { k, x, y };
     applyView();
   }
 

@@ -10,8 +10,9 @@ from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# The forum's pages are the forum's tests' business (tests/forum).
 PAGES = ["home", "lobby", "map", "reports", "scout-report", "dice", "history",
-         "history-phase", "gm-dashboard", "gm-campaign", "scenario-editor", "forum"]
+         "history-phase", "gm-dashboard", "gm-campaign", "scenario-editor"]
 
 
 @pytest.fixture
@@ -36,7 +37,7 @@ def _url(name, campaign):
         "history": f"/campaigns/{c}/history/",
         "history-phase": f"/campaigns/{c}/history/{first.pk}/",
         "gm-dashboard": "/campaigns/gm/", "gm-campaign": f"/campaigns/{c}/gm/",
-        "scenario-editor": "/campaigns/scenarios/new/", "forum": f"/campaigns/{c}/forum/",
+        "scenario-editor": "/campaigns/scenarios/new/",
     }[name]
 
 

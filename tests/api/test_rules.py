@@ -1,8 +1,10 @@
 """POST /api/v1/rules/<ruleset>/<command>/: the JSON of `python -m rules`."""
 
 import json
+import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -67,3 +69,61 @@ def test_a_json_array_is_400_input_must_be_an_object():
 def test_an_unknown_ruleset_or_command_is_404(path):
     response = APIClient().post(path, {}, format="json")
     assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+# --- every calculator, the same JSON as the command line -------------------------------------
+
+DOC_EXAMPLE = re.compile(
+    r"^ +\$ echo '(?P<stdin>[^']*)' \| python -m rules (?P<args>\S+ \S+)\n", re.MULTILINE)
+GOBWIN = {"name": "Gobwin", "hits": 3, "attack": 4, "defence": 2, "move": 2, "specials": []}
+DWAGON = {"name": "Dwagon", "hits": 10, "attack": 6, "defence": 4, "move": 4,
+          "specials": ["flying"]}
+# The calculators the docs show no example of.
+MORE_INPUTS = [
+    ("erfworld", "combat", {"attacker": {"units": [GOBWIN], "roll": [3, 4]},
+                            "defender": {"units": [DWAGON], "roll": [6, 6]},
+                            "defender_terrain": "woods"}),
+    ("erfworld", "combat", {"attacker": {"units": [GOBWIN]}, "defender": {"units": [DWAGON]},
+                            "seed": "ab" * 32}),
+    ("erfworld", "odds", {"attacker": {"units": [GOBWIN]}, "defender": {"units": [DWAGON]}}),
+    ("erfworld", "path", {"map": {"cols": 5, "rows": 5, "terrain": {"B2": "woods"}},
+                          "unit": {"move": 4, "specials": []}, "from": "A1", "to": "C3"}),
+    ("dice", "verify", {"seed": "abc", "commitment": "0" * 64, "rolls": [
+        {"number": 1, "purpose": "combat: attacker die 1", "sides": 6, "value": 3}]}),
+]
+
+
+def calculator_cases() -> list[Any]:
+    cases = []
+    for doc in sorted((BASE_DIR / "docs" / "rules").glob("*.md")):
+        for m in DOC_EXAMPLE.finditer(doc.read_text()):
+            ruleset, command = m["args"].split()
+            cases.append(pytest.param(ruleset, command, m["stdin"],
+                                      id=f"{doc.stem}: {ruleset} {command}"))
+    cases += [pytest.param(r, c, json.dumps(data), id=f"more: {r} {c}")
+              for r, c, data in MORE_INPUTS]
+    return cases
+
+
+def test_every_calculator_has_a_case():
+    from rules.registry import RULESETS, get_ruleset
+
+    covered = {(p.values[0], p.values[1]) for p in calculator_cases()}
+    every = {(key, command) for key in RULESETS for command in get_ruleset(key).calculators()}
+    assert sorted((every | {("dice", "verify"), ("dice", "commit")}) - covered) == []
+
+
+@pytest.mark.parametrize(("ruleset", "command", "stdin"), calculator_cases())
+def test_the_api_answers_what_the_command_line_prints(ruleset, command, stdin):
+    from tests.rules.test_cli import run
+
+    code, out, err = run([ruleset, command], stdin)
+    response = APIClient().post(f"/api/v1/rules/{ruleset}/{command}/", json.loads(stdin),
+                                format="json")
+    if code == 0:
+        assert (response.status_code, response.json()) == (200, json.loads(out))
+    else:  # the command line's one error line is the API's 400, sentence for sentence
+        body = response.json()
+        field = f"{body['field']}: " if body["field"] else ""
+        assert (code, response.status_code, err.strip()) == (
+            2, 400, f"error: {field}{body['detail']}")

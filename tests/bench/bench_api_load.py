@@ -40,7 +40,7 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
-from tests.bench.common import free_port, start_gunicorn  # noqa: E402
+from tests.bench.common import free_port, start_gunicorn, write_perf_section  # noqa: E402
 
 PLAYERS = 50
 SECONDS = int(os.environ.get("BENCH_SECONDS", "60"))
@@ -268,13 +268,7 @@ that lock is not serving map reads meanwhile.
         for w in (wrong or [])[:10]:
             text += f"\n- {label}, lost update: {w}"
     text += "\n"
-    perf = ROOT / "docs" / "perf.md"
-    old = perf.read_text() if perf.exists() else "# Performance\n"
-    start = old.find("## API load")
-    if start != -1:
-        end = old.find("\n## ", start + 1)
-        old = old[:start] + (old[end + 1:] if end != -1 else "")
-    perf.write_text(old.rstrip() + "\n\n" + text)
+    write_perf_section("API load", text)
     print(text)
 
 

@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern] = [
     path(C + "pops/share/", v.PopsShareApi.as_view(), name="pops-share"),
     path(C + "gm/end-phase/", v.GmEndPhaseApi.as_view(), name="gm-end-phase"),
     path(C + "gm/revert/", v.GmRevertApi.as_view(), name="gm-revert"),
+    path(C + "gm/unflag/", v.GmUnflagApi.as_view(), name="gm-unflag"),
     path(C + "gm/pop-points/", v.GmPopPointsApi.as_view(), name="gm-pop-points"),
     path(C + "gm/units/<int:unit_id>/hits/", v.GmUnitHitsApi.as_view(), name="gm-unit-hits"),
     path(C + "gm/fortifications/<int:fort_id>/hits/", v.GmFortificationHitsApi.as_view(),

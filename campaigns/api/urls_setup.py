@@ -8,6 +8,8 @@ C = "campaigns/<int:campaign_id>/"
 
 urlpatterns: list[URLPattern] = [
     path("scenarios/", v.ScenarioListApi.as_view(), name="scenarios"),
+    path("scenarios/check/", v.ScenarioCheckApi.as_view(), name="scenario-check"),
+    path("scenarios/<slug:key>/", v.ScenarioSaveApi.as_view(), name="scenario"),
     path(C + "unit-types/", v.UnitTypeListApi.as_view(), name="unit-types"),
     path(C + "unit-types/<int:type_id>/", v.UnitTypeDetailApi.as_view(), name="unit-type"),
     path(C + "units/buy/", v.UnitsBuyApi.as_view(), name="units-buy"),

@@ -55,6 +55,7 @@ from campaigns.services import (
     unit_adjust_hits,
     units_mount,
 )
+from campaigns.services.deadlines import phase_processing_unflag
 
 # Reads of play check the order's rights too (400 wrong phase, 403 not your stack).
 PLAY_ERRORS = WRITE_ERRORS
@@ -593,6 +594,28 @@ class GmRevertApi(APIView):
         campaign = _campaign(request, campaign_id)
         data = _input(self.InputSerializer, request.data)
         phase = phase_revert(user=_user(request), campaign=campaign, reason=data["reason"])
+        return Response(self.OutputSerializer(phase).data)
+
+
+class GmUnflagApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField(help_text="The open phase.")
+        processing_failures = serializers.IntegerField(help_text="Back to 0.")
+        processing_flagged_at = serializers.DateTimeField(allow_null=True,
+                                                          help_text="Back to null.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_unflag",
+        summary="Let the deadline sweep try a flagged phase again (GM)",
+        description="After the sweep failed on the open phase's deadline several times it "
+        "flags the phase and leaves it alone; once the GM has looked, this clears the flag.",
+        request=None, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[OpenApiExample("cleared", response_only=True, value={
+            "id": 41, "processing_failures": 0, "processing_flagged_at": None})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        phase = phase_processing_unflag(user=_user(request), campaign=campaign)
         return Response(self.OutputSerializer(phase).data)
 
 

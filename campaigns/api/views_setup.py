@@ -29,10 +29,11 @@ from campaigns.api.views import (
     PhaseOpenedSerializer,
     _errors,
     answer_example,
+    request_example,
 )
 from campaigns.errors import CampaignError, ScenarioError
 from campaigns.models import Campaign, Membership, Phase, PhaseStatus, UnitType
-from campaigns.scenarios import load_scenario, scenario_keys
+from campaigns.scenarios import Scenario, load_scenario, scenario_keys
 from campaigns.selectors.army import army_of, unit_types_visible
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
 from campaigns.selectors.reports import (
@@ -54,6 +55,7 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
+from campaigns.services.scenarios import scenario_save, scenario_validate
 from rules.erfworld.types import Special
 
 
@@ -116,6 +118,101 @@ class ScenarioListApi(APIView):
                        "cols": 12, "rows": 12})])
     def get(self, request: Request) -> Response:
         return Response(self.OutputSerializer(scenarios_available(), many=True).data)
+
+
+class ScenarioMapSerializer(serializers.Serializer):
+    cols = serializers.IntegerField(min_value=1, max_value=100)
+    rows = serializers.IntegerField(min_value=1, max_value=100)
+    terrain = serializers.DictField(child=serializers.CharField(), required=False,
+                                    help_text='Terrain by hex label ("B5": "woods"); '
+                                    "every other hex is open.")
+
+
+class ScenarioSerializer(serializers.Serializer):
+    """A scenario as the scenario files and the editor write it (docs/campaigns.md). This
+    documents the shape; the scenario service checks everything and names the bad field."""
+
+    key = serializers.CharField(max_length=64, help_text="Lowercase letters, digits and _.")
+    name = serializers.CharField(max_length=120)
+    ruleset = serializers.CharField()
+    description = serializers.CharField(required=False, allow_blank=True)
+    settings = serializers.DictField(required=False, help_text="phase_hours, points_budget, "
+                                     "max_unit_types, ambush_value, terrain_known_to_all.")
+    sides = serializers.DictField(child=serializers.CharField(),
+                                  help_text='{"alliance": name, "opposition": name}')
+    map = ScenarioMapSerializer()
+    entry_hex = serializers.CharField()
+    pop_hexes = serializers.ListField(child=serializers.CharField(), required=False)
+    victory_hex = serializers.CharField()
+    fortifications = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text='[{"hex", "owner", "tower": hits, "walls": {direction: hits}}]')
+    opposition = serializers.DictField(required=False,
+                                       help_text='{"unit_types": [...], "stacks": [...]}')
+
+
+class ScenarioCheckedSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    cols = serializers.IntegerField()
+    rows = serializers.IntegerField()
+
+
+SMALL_SCENARIO = {
+    "key": "river_crossing", "name": "River Crossing", "ruleset": "erfworld",
+    "description": "Take the ford.", "settings": {"phase_hours": 48},
+    "sides": {"alliance": "The Alliance", "opposition": "The Ford Guard"},
+    "map": {"cols": 6, "rows": 6, "terrain": {"C3": "road", "C4": "swamp"}},
+    "entry_hex": "A1", "pop_hexes": ["B1"], "victory_hex": "F6",
+    "fortifications": [{"hex": "F6", "owner": "opposition", "tower": 10}],
+    "opposition": {"unit_types": [{"name": "Spearman", "hits": 4, "attack": 4, "defence": 3,
+                                   "move": 1, "specials": []}],
+                   "stacks": [{"hex": "F6", "units": [{"type": "Spearman", "count": 3}]}]},
+}
+SMALL_SCENARIO_CHECKED = {"key": "river_crossing", "name": "River Crossing",
+                          "ruleset": "erfworld", "cols": 6, "rows": 6}
+
+
+def _checked(scenario: Scenario) -> dict[str, Any]:
+    return {"key": scenario.key, "name": scenario.name, "ruleset": scenario.ruleset,
+            "cols": scenario.cols, "rows": scenario.rows}
+
+
+class ScenarioCheckApi(APIView):
+    @extend_schema(
+        operation_id="scenarios_check",
+        summary="Check a scenario without saving it (the editor's check)",
+        request=ScenarioSerializer, responses={200: ScenarioCheckedSerializer, **_errors(400, 401)},
+        examples=[request_example("a small scenario", SMALL_SCENARIO),
+                  answer_example("valid", SMALL_SCENARIO_CHECKED)],
+    )
+    def post(self, request: Request) -> Response:
+        data = request.data
+        scenario = scenario_validate(key=str(data.get("key", "")) if isinstance(data, dict)
+                                     else "", data=data)
+        return Response(ScenarioCheckedSerializer(_checked(scenario)).data)
+
+
+class ScenarioSaveApi(APIView):
+    @extend_schema(
+        operation_id="scenarios_save",
+        summary="Save a scenario of yours under its key (create, or replace your own)",
+        description="The key in the path is the scenario's `key`. A scenario file's key, or "
+        "another author's, is refused (400 and 403); once saved, GET scenarios/ lists it and "
+        "POST campaigns/ creates campaigns from it.",
+        request=ScenarioSerializer,
+        # 404: a key that is no slug matches no route.
+        responses={200: ScenarioCheckedSerializer, **_errors(400, 401, 403, 404)},
+        examples=[request_example("a small scenario", SMALL_SCENARIO),
+                  answer_example("saved", SMALL_SCENARIO_CHECKED)],
+    )
+    def put(self, request: Request, key: str) -> Response:
+        data = request.data
+        if not isinstance(data, dict):
+            raise ScenarioError("scenario: must be an object.", field="scenario")
+        saved = scenario_save(user=_user(request), key=key, data=data)
+        return Response(ScenarioCheckedSerializer(_checked(load_scenario(saved.key))).data)
 
 
 class CampaignCreateInputSerializer(serializers.Serializer):

@@ -23,6 +23,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from campaigns.api import urls as api_urls
+from campaigns.api.views_setup import SMALL_SCENARIO
 from campaigns.models import (
     Campaign,
     Fortification,
@@ -287,6 +288,22 @@ def with_scout_order(world: World) -> World:
     return world
 
 
+def flagged(world: World) -> World:
+    """The deadline sweep gave up on the open phase after three failures."""
+    from django.utils import timezone
+
+    Phase.objects.filter(pk=world.open_phase().pk).update(
+        processing_failures=3, processing_flagged_at=timezone.now())
+    return world
+
+
+def saved_scenario(world: World) -> World:
+    from campaigns.services.scenarios import scenario_save
+
+    scenario_save(user=world.player.user, key="river_crossing", data=SMALL_SCENARIO)
+    return world
+
+
 def paused(world: World) -> World:
     campaign_pause(user=world.gm, campaign=world.campaign, reason="matrix")
     return world
@@ -373,6 +390,16 @@ ROWS: list[Row] = [
         body=lambda w: {"scenario": "broad_way", "name": "Another"},
         # Anyone logged in may create a campaign and become its GM.
         expect=expect(outsider=201, player=201, ally=201, chief_warlord=201, gm=201)),
+    # --- scenarios: anyone logged in checks one, and saves one under a key not yet taken
+    Row("scenario-check", "POST", url_kwargs=lambda w: {}, body=lambda w: SMALL_SCENARIO,
+        expect=expect(outsider=200, player=200, ally=200, chief_warlord=200, gm=200)),
+    Row("scenario", "PUT", url_kwargs=lambda w: {"key": "river_crossing"},
+        body=lambda w: SMALL_SCENARIO,
+        expect=expect(outsider=200, player=200, ally=200, chief_warlord=200, gm=200)),
+    Row("scenario", "PUT", variant="the player's saved scenario", world=then(saved_scenario),
+        url_kwargs=lambda w: {"key": "river_crossing"}, body=lambda w: SMALL_SCENARIO,
+        expect=expect(outsider=(403, "not_author"), player=200, ally=(403, "not_author"),
+                      chief_warlord=(403, "not_author"), gm=(403, "not_author"))),
     # --- army design and the election (setup)
     Row("unit-types", "POST", world=setup_world(),
         body=lambda w: {"name": "Archer", "hits": 3, "attack": 3, "defence": 2, "move": 1,
@@ -517,6 +544,7 @@ ROWS: list[Row] = [
     Row("gm-revert", "POST", world=play(), body=lambda w: {"reason": "matrix"},
         expect=gm_only()),
     Row("gm-pop-points", "POST", world=play(), body=lambda w: {"points": 5}, expect=gm_only()),
+    Row("gm-unflag", "POST", world=play(flagged), expect=gm_only()),
     Row("gm-unit-hits", "POST", world=play(),
         url_kwargs=lambda w: {"campaign_id": w.campaign.pk,
                               "unit_id": unit_of(w.player, "Spearman 1").pk},

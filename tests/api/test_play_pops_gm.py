@@ -1,5 +1,5 @@
 """Play writes of the API for pops and the GM's tools: buy, share, grant, end phase, revert,
-adjust hits."""
+unflag, adjust hits."""
 
 from decimal import Decimal
 
@@ -152,6 +152,33 @@ def test_a_player_cannot_revert(client_for):
     campaign, _, (p1,) = move_phase_campaign()
     response = refused(client_for(p1.user), campaign, "gm/revert/", {"reason": "Please."})
     assert (response.status_code, response.json()["code"]) == (403, "gm_only")
+
+
+def flagged(campaign):
+    """The deadline sweep failed three times on the open phase and flagged it."""
+    from django.utils import timezone
+
+    Phase.objects.filter(campaign=campaign, status="open").update(
+        processing_failures=3, processing_flagged_at=timezone.now())
+    return Phase.objects.get(campaign=campaign, status="open")
+
+
+def test_the_gm_unflags_a_flagged_phase(client_for):
+    campaign, gm, _members = move_phase_campaign()
+    phase = flagged(campaign)
+    response = post(client_for(gm), campaign, "gm/unflag/", {})
+    phase.refresh_from_db()
+    assert (response.status_code, response.json()) == (200, {
+        "id": phase.pk, "processing_failures": 0, "processing_flagged_at": None})
+    assert (phase.processing_failures, phase.processing_flagged_at) == (0, None)
+
+
+def test_a_player_cannot_unflag(client_for):
+    campaign, _, (p1,) = move_phase_campaign()
+    phase = flagged(campaign)
+    response = post(client_for(p1.user), campaign, "gm/unflag/", {})
+    assert (response.status_code, response.json()["code"],
+            Phase.objects.get(pk=phase.pk).processing_failures) == (403, "gm_only", 3)
 
 
 def test_the_gm_grants_pop_points(client_for):

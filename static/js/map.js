@@ -28,6 +28,11 @@
  * 0, rows count from 1, odd columns (B, D, …) sit half a hex lower. Every hex is one SVG
  * path carrying data-hex="<label>"; the whole map is built as one string and every event is
  * delegated from the SVG, so a 100 × 100 map is 10,000 elements and a handful of listeners.
+ * On a big map the first draw puts only the hexes in view (and their markers) on the page
+ * before the first frame, then the rest in chunks: performance.mark("map-interactive") when
+ * mountMap returns (the map answers input from the next frame), data-ready="true" on the
+ * element and the mark "map-complete" once every hex is drawn (tests wait for data-ready;
+ * tests/bench/bench_map_page.py times both).
  * The server applies the fog of war; this code only draws what it was given.
  */
 

@@ -38,7 +38,7 @@ POSTS_PER_PAGE = 20
 
 def edit_window() -> timedelta:
     """How long after posting its author may still edit a post."""
-    return timedelta(minutes=int(getattr(settings, "FORUM_EDIT_MINUTES", 30)))
+    return timedelta(minutes=settings.FORUM_EDIT_MINUTES)
 
 
 def can_read(membership: Membership | None, thread: Thread) -> bool:

@@ -181,6 +181,8 @@ DEADLINE_REMINDER_OFFSETS_HOURS = [
 ]
 # After this many failed attempts a phase's deadline processing is flagged for the GM.
 DEADLINE_MAX_FAILURES = env.int("DEADLINE_MAX_FAILURES", default=3)
+# How long after posting the author of a forum post may still edit it.
+FORUM_EDIT_MINUTES = env.int("FORUM_EDIT_MINUTES", default=30)
 CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
     "task": "campaigns.tasks.sweep_deadlines",
     "schedule": float(DEADLINE_SWEEP_SECONDS),

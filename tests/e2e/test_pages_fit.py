@@ -3,16 +3,16 @@ scroll inside their own box) and is shot at 1280 × 800 and at 375 px for a look
 
 import pytest
 
-from campaigns.models import Event, EventKind, Phase, Unit
+from campaigns.models import Event, EventKind, Phase, Thread, ThreadAudience, Unit
 from campaigns.services import phase_end, scout_order_give
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The forum's pages are the forum's tests' business (tests/forum).
 PAGES = ["home", "lobby", "map", "reports", "scout-report", "dice", "history",
-         "history-phase", "gm-dashboard", "gm-campaign", "scenario-editor"]
+         "history-phase", "forum", "forum-thread", "export-report", "export-turn", "replay",
+         "share-tokens", "gm-dashboard", "gm-campaign", "scenario-editor"]
 
 
 @pytest.fixture
@@ -28,6 +28,7 @@ def campaign_with_history():
 def _url(name, campaign):
     first = Phase.objects.filter(campaign=campaign).order_by("pk").first()
     scout = Event.objects.filter(campaign=campaign, kind=EventKind.SCOUT_REPORT).first()
+    thread = Thread.objects.filter(campaign=campaign, audience=ThreadAudience.PUBLIC).first()
     c = campaign.pk
     return {
         "home": "/", "lobby": f"/campaigns/{c}/", "map": f"/campaigns/{c}/map/",
@@ -36,6 +37,12 @@ def _url(name, campaign):
         "dice": f"/campaigns/{c}/dice/{first.pk}/",
         "history": f"/campaigns/{c}/history/",
         "history-phase": f"/campaigns/{c}/history/{first.pk}/",
+        "forum": f"/campaigns/{c}/forum/",
+        "forum-thread": f"/campaigns/{c}/forum/threads/{thread.pk}/",
+        "export-report": f"/campaigns/{c}/export/reports/{scout.pk}/",
+        "export-turn": f"/campaigns/{c}/export/turns/1/",
+        "replay": f"/campaigns/{c}/replay/{first.pk}/",
+        "share-tokens": f"/campaigns/{c}/tokens/",
         "gm-dashboard": "/campaigns/gm/", "gm-campaign": f"/campaigns/{c}/gm/",
         "scenario-editor": "/campaigns/scenarios/new/",
     }[name]

@@ -13,9 +13,9 @@ from typing import Any
 from django.db.models import Count
 
 from accounts.models import User
-from campaigns.errors import NotAllowedError
 from campaigns.fetch import unit_stats
 from campaigns.models import Campaign, Membership, Role, SideKind, Unit, UnitType
+from campaigns.services.common import membership_of
 from rules.erfworld.types import Special
 from rules.erfworld.units import (
     ArmyEntry,
@@ -30,20 +30,6 @@ from rules.erfworld.units import (
 
 SPECIAL_CHOICES = tuple(s.value for s in Special)
 STAT_FIELDS = ("hits", "attack", "defence", "move")
-
-
-def _membership(*, user: User, campaign: Campaign) -> Membership:
-    membership = (
-        Membership.objects.select_related("side", "user")
-        .filter(campaign=campaign, user=user)
-        .first()
-    )
-    if membership is None:
-        raise NotAllowedError(
-            f"{user.public_name} is not a member of the campaign {campaign.name!r}.",
-            code="not_member",
-        )
-    return membership
 
 
 def _is_alliance_player(m: Membership) -> bool:
@@ -96,7 +82,7 @@ def _army(membership: Membership, campaign: Campaign) -> dict[str, Any]:
 def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     """Members and sides, the Chief Warlord vote, and the viewer's own army (a player's army
     is shown to that player and the GM only; the opposition's forces to the GM only)."""
-    viewer = _membership(user=user, campaign=campaign)
+    viewer = membership_of(user=user, campaign=campaign)
     is_gm = viewer.role == Role.GM
     members = list(
         Membership.objects.filter(campaign=campaign)
@@ -154,7 +140,7 @@ def unit_type_preview(
 
     `data` holds the form's strings. Errors come from the rules (`validate_unit_type`, and
     `validate_army` for the type limit and budget, as `unit_type_create`/`_update` check)."""
-    membership = _membership(user=user, campaign=campaign)
+    membership = membership_of(user=user, campaign=campaign)
     name = str(data.get("name", "")).strip()
     errors: list[str] = []
     raw: dict[str, Any] = {}

@@ -338,12 +338,17 @@ function marksLayer(model, selectedId, pendingPops, range = null) {
     const c = hexCenter(hex);
     if (!c || outside(hex)) continue;
     const shown = stacks.slice(0, 3);
+    // Each badge as wide as its count needs, side by side, centred under the hex's middle.
+    const counts = shown.map((s) => String(unitCount(s)));
+    const widths = counts.map((n) => Math.max(15, 7 + 6 * n.length));
+    let left = c.x - (widths.reduce((a, b) => a + b, 0) + (shown.length - 1)) / 2;
     shown.forEach((s, i) => {
-      const x = c.x - (shown.length - 1) * 8 + i * 16;
+      const x = left + widths[i] / 2;
+      left += widths[i] + 1;
       const selected = s.id !== undefined && s.id === selectedId ? " selected" : "";
       const id = s.id !== undefined ? ` data-stack="${Number(s.id)}"` : "";
-      out.push(`<g class="badge stack side-${s.side}${selected}"${id} data-at="${hex}"><rect x="${r2(x - 7.5)}" y="${r2(c.y + 3)}" width="15" height="14" rx="3"/>` +
-        `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${unitCount(s)}</text></g>`);
+      out.push(`<g class="badge stack side-${s.side}${selected}"${id} data-at="${hex}"><rect x="${r2(x - widths[i] / 2)}" y="${r2(c.y + 3)}" width="${widths[i]}" height="14" rx="3"/>` +
+        `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${counts[i]}</text></g>`);
     });
     if (stacks.length > 3) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 25)}">+${stacks.length - 3}</text>`);
   }

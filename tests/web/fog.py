@@ -4,8 +4,12 @@ else, then search a page's text for any unit the alliance has not sighted."""
 import re
 
 from campaigns.models import Sighting, Unit
+from campaigns.services import phase_end, scout_order_give
+from tests.factories import started_campaign_factory
 
 HIDDEN_ID_BASE = 7_340_000
+# Scout 1's inspect path from the entry hex A1 to the garrison at D4.
+TO_D4 = ["SE", "S", "SE", "SE", "S"]
 
 
 def disguise_the_opposition(campaign):
@@ -32,3 +36,14 @@ def leaks(text, hidden):
         if re.search(rf"{re.escape(name)}(?!\d)", text):
             found.append(name)
     return found
+
+
+def scouted_campaign():
+    """Started with one player, the opposition disguised; p1's Scout 1 inspected D4 and the GM
+    ended the scout phase (so the move/combat phase is open with its snapshot taken)."""
+    campaign, gm, members = started_campaign_factory(players=1)
+    disguise_the_opposition(campaign)
+    scout_order_give(user=members[0].user, campaign=campaign,
+                     scout=Unit.objects.get(owner=members[0], name="Scout 1"), directions=TO_D4)
+    phase_end(user=gm, campaign=campaign)
+    return campaign, gm, members

@@ -7,14 +7,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns.models import Phase, PhaseStatus, Unit
-from campaigns.services import phase_end, scout_order_give
 from tests.factories import UserFactory, started_campaign_factory
-from tests.web.fog import disguise_the_opposition, hidden_units, leaks
+from tests.web.fog import hidden_units, leaks, scouted_campaign
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]
-
-TO_D4 = ["SE", "S", "SE", "SE", "S"]
-
 
 def _history(campaign):
     return reverse("campaigns:history", args=[campaign.pk])
@@ -26,11 +22,7 @@ def _phase_page(campaign, phase):
 
 def _second_phase_campaign():
     """Opposition disguised, D4 scouted, the move/combat phase open (its snapshot taken)."""
-    campaign, gm, members = started_campaign_factory(players=1)
-    disguise_the_opposition(campaign)
-    scout_order_give(user=members[0].user, campaign=campaign,
-                     scout=Unit.objects.get(owner=members[0], name="Scout 1"), directions=TO_D4)
-    phase_end(user=gm, campaign=campaign)
+    campaign, gm, members = scouted_campaign()
     return campaign, gm, members, Phase.objects.get(campaign=campaign, status=PhaseStatus.OPEN)
 
 

@@ -8,16 +8,13 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from campaigns.models import Event, Membership, Phase, PhaseStatus, Role, Side, Unit
-from campaigns.services import phase_end, scout_order_give
+from campaigns.services import phase_end
 from campaigns.services.move_combat import stack_attack
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put
 from tests.factories import UserFactory, started_campaign_factory
-from tests.web.fog import disguise_the_opposition, hidden_units, leaks
+from tests.web.fog import hidden_units, leaks, scouted_campaign
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]
-
-TO_D4 = ["SE", "S", "SE", "SE", "S"]
-
 
 def _reports(campaign):
     return reverse("campaigns:reports", args=[campaign.pk])
@@ -25,16 +22,6 @@ def _reports(campaign):
 
 def _report(campaign, event):
     return reverse("campaigns:report", args=[campaign.pk, event.pk])
-
-
-def _scouted_campaign():
-    """Started; p1's Scout 1 inspected D4; the GM ended the scout phase."""
-    campaign, gm, members = started_campaign_factory(players=1)
-    disguise_the_opposition(campaign)
-    scout_order_give(user=members[0].user, campaign=campaign,
-                     scout=Unit.objects.get(owner=members[0], name="Scout 1"), directions=TO_D4)
-    phase_end(user=gm, campaign=campaign)
-    return campaign, gm, members
 
 
 def _combat():
@@ -111,7 +98,7 @@ def test_combat_report_shows_the_explanation_and_result(client):
 
 
 def test_scout_report_shows_what_was_seen(client):
-    campaign, _, (p1,) = _scouted_campaign()
+    campaign, _, (p1,) = scouted_campaign()
     event = Event.objects.get(campaign=campaign, kind="scout_report")
     client.force_login(p1.user)
     page = client.get(_report(campaign, event)).content.decode()
@@ -120,7 +107,7 @@ def test_scout_report_shows_what_was_seen(client):
 
 
 def test_scout_report_is_titled_and_a_road_is_named_once(client):
-    campaign, _, (p1,) = _scouted_campaign()
+    campaign, _, (p1,) = scouted_campaign()
     event = Event.objects.get(campaign=campaign, kind="scout_report")
     client.force_login(p1.user)
     listing = client.get(_reports(campaign)).content.decode()
@@ -132,7 +119,7 @@ def test_scout_report_is_titled_and_a_road_is_named_once(client):
 
 
 def test_other_side_does_not_get_the_scout_report(client):
-    campaign, _, _ = _scouted_campaign()
+    campaign, _, _ = scouted_campaign()
     event = Event.objects.get(campaign=campaign, kind="scout_report")
     other = _opposition_player(campaign)
     client.force_login(other.user)
@@ -141,7 +128,7 @@ def test_other_side_does_not_get_the_scout_report(client):
 
 
 def test_gm_gets_the_scout_report(client):
-    campaign, gm, _ = _scouted_campaign()
+    campaign, gm, _ = scouted_campaign()
     event = Event.objects.get(campaign=campaign, kind="scout_report")
     client.force_login(gm)
     assert client.get(_report(campaign, event)).status_code == 200
@@ -155,7 +142,7 @@ def test_a_non_report_event_is_not_found(client):
 
 
 def test_reports_pages_never_name_a_hidden_opposition_unit(client):
-    campaign, _, (p1,) = _scouted_campaign()
+    campaign, _, (p1,) = scouted_campaign()
     hidden = hidden_units(campaign)
     assert len(hidden) == Unit.objects.filter(campaign=campaign,
                                               side__kind="opposition").count() - 5

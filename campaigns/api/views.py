@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,6 +23,7 @@ from rest_framework.views import APIView
 from campaigns import selectors
 from campaigns.api import lookups
 from campaigns.api.errors import NOT_FOUND, ErrorSerializer, error_body
+from campaigns.api.renderers import FastJSONRenderer
 from campaigns.api.serializers import (
     MapStateSerializer,
     PhaseBoardSerializer,
@@ -196,6 +198,8 @@ class CampaignJoinApi(APIView):
 
 
 class MapApi(APIView):
+    renderer_classes = [FastJSONRenderer, BrowsableAPIRenderer]
+
     @extend_schema(
         operation_id="campaigns_map", summary="The map as you see it (fog of war)",
         description="Your side's stacks in full; of everything else only your side's latest "

@@ -7,22 +7,19 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
-from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
-from campaigns.api.serializers import map_response
 from campaigns.models import Campaign
-from campaigns.selectors import map_state
 from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context, member_or_404
 
 
-# The page embeds the map JSON (2.2 MB on a 100 × 100 map with 2,000 stacks; 0.1 MB gzipped).
-@gzip_page
 @login_required
 def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The map as the viewer may see it. The JSON embedded in the page is exactly what the
-    API's map endpoint answers, so map.js draws the first view and every refetch alike."""
+    """The map page: the frame and the viewer's tools data. map.js draws the map from the
+    API's map endpoint (the fog of war is applied there), which the page's head preloads: the
+    server reads the map while the browser loads the scripts, and the first view and every
+    refetch after an action come from the same answer."""
     campaign = get_object_or_404(Campaign, pk=campaign_id)
     context = campaign_page_context(request, campaign)
     user = context["membership"].user
@@ -30,7 +27,6 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
     ally = acting_for(viewer=context["membership"],
                       on_behalf_of=request.GET.get("on_behalf_of"))
     context.update({
-        "map_data": map_response(map_state(user=user, campaign=campaign)),
         "map_page": {
             "campaign": campaign.pk,
             "api": api_base,

@@ -1,5 +1,7 @@
 """GET /api/v1/campaigns/<id>/map/: the map_state selector in the API's shape."""
 
+import gzip
+
 import pytest
 
 from campaigns.models import Phase, Unit
@@ -53,3 +55,15 @@ def test_the_map_never_contains_the_dice_seed(client_for):
     phase = Phase.objects.get(campaign=campaign, status="open")
     text = client_for(p1.user).get(f"/api/v1/campaigns/{campaign.pk}/map/").content.decode()
     assert (phase.dice_seed in text, campaign.setup_dice_seed in text) == (False, False)
+
+
+def test_the_map_is_gzipped_for_a_client_that_accepts_it(client_for):
+    campaign, _, (p1, *_rest) = started_campaign_factory()
+    client = client_for(p1.user)
+    url = f"/api/v1/campaigns/{campaign.pk}/map/"
+    plain = client.get(url)
+    zipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert (plain.has_header("Content-Encoding"), zipped["Content-Encoding"],
+            zipped["Vary"]) == (False, "gzip", "Accept, Cookie, Accept-Encoding")
+    assert gzip.decompress(zipped.content) == plain.content
+    assert len(zipped.content) < len(plain.content) / 4

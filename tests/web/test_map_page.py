@@ -1,4 +1,5 @@
-"""The map page /campaigns/<id>/map/: who may see it and what its embedded JSON holds (fog)."""
+"""The map page /campaigns/<id>/map/: who may see it, and what the map JSON it preloads from the
+API holds (fog)."""
 
 import json
 import re
@@ -27,6 +28,20 @@ def _embedded(html: str, element_id: str) -> dict:
 def _page(client, user, campaign):
     client.force_login(user)
     return client.get(reverse("campaigns:map", args=[campaign.pk]))
+
+
+def _preloaded(html: str) -> str:
+    match = re.search(r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin>', html)
+    assert match is not None, "the page preloads no map JSON"
+    return match.group(1)
+
+
+def _map_json(client, user, campaign) -> dict:
+    """The map JSON as map.js gets it: the page's preloaded URL, with the page's session."""
+    url = _preloaded(_page(client, user, campaign).content.decode())
+    response = client.get(url, HTTP_ACCEPT="*/*")
+    assert (response.status_code, response["Content-Type"]) == (200, "application/json")
+    return response.json()
 
 
 @pytest.fixture
@@ -75,16 +90,22 @@ def test_a_player_sees_the_page_with_the_map_mount_and_script(client, started):
         True, True, True)
 
 
-def test_the_embedded_map_is_the_api_body_of_the_player(client, started):
+def test_the_page_preloads_the_api_map_which_map_js_fetches(client, started):
     campaign, _, (p1, _p2) = started
     html = _page(client, p1.user, campaign).content.decode()
+    url = reverse("api:map", args=[campaign.pk])
+    assert (_preloaded(html), _embedded(html, "map-page-data")["map_url"]) == (url, url)
+
+
+def test_the_preloaded_map_is_the_api_body_of_the_player(client, started):
+    campaign, _, (p1, _p2) = started
     expected = json.loads(json.dumps(map_response(map_state(user=p1.user, campaign=campaign))))
-    assert _embedded(html, "map-data") == expected
+    assert _map_json(client, p1.user, campaign) == expected
 
 
 def test_the_gm_gets_every_stack_of_both_sides(client, started):
     campaign, gm, _ = started
-    data = _embedded(_page(client, gm, campaign).content.decode(), "map-data")
+    data = _map_json(client, gm, campaign)
     assert sorted(s["id"] for s in data["stacks"]) == sorted(
         Stack.objects.filter(campaign=campaign).values_list("pk", flat=True))
 
@@ -102,16 +123,17 @@ def test_a_player_page_holds_no_hidden_opposition_unit_name(client, started, hid
 
 def test_a_player_map_json_holds_no_opposition_stack_or_unit(client, started, hidden_unit):
     campaign, _, (p1, _p2) = started
-    data = _embedded(_page(client, p1.user, campaign).content.decode(), "map-data")
+    data = _map_json(client, p1.user, campaign)
     stack_ids = {s["id"] for s in data["stacks"]}
     unit_ids = {u.get("id") for s in data["stacks"] for u in s["units"]}
     assert (hidden_unit.stack_id in stack_ids, hidden_unit.pk in unit_ids,
             {s["side"] for s in data["stacks"]}) == (False, False, {"alliance"})
 
 
-def test_the_gm_page_shows_the_hidden_unit(client, started, hidden_unit):
+def test_the_gms_map_json_shows_the_hidden_unit(client, started, hidden_unit):
     campaign, gm, _ = started
-    assert HIDDEN_NAME in _page(client, gm, campaign).content.decode()
+    names = {u["name"] for s in _map_json(client, gm, campaign)["stacks"] for u in s["units"]}
+    assert HIDDEN_NAME in names
 
 
 def test_the_tools_data_holds_the_players_scout_order(client, started):

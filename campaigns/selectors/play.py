@@ -110,7 +110,7 @@ def stack_json(*, user: User, campaign: Campaign, stack_id: int) -> dict[str, An
     viewer = _viewer(user=user, campaign=campaign)
     is_gm = viewer is not None and viewer.role == Role.GM
     rows = _stacks_with_units(
-        Stack.objects.filter(campaign=campaign, pk=stack_id),
+        Stack.objects.filter(campaign=campaign, pk=stack_id), campaign=campaign,
         full_for_side=viewer.side_id if viewer is not None else None, everything=is_gm,
     )
     return rows[0] if rows else None
@@ -270,7 +270,8 @@ def attack_targets(
     hexes = [format_label(h) for side, held in known.stacks.items() if side is not mine
              for h in held if h in around]
     targets = Stack.objects.filter(campaign=campaign, hex__in=hexes).exclude(side=actor.side)
-    rows = _stacks_with_units(targets, full_for_side=actor.side.pk, everything=False)
+    rows = _stacks_with_units(targets, campaign=campaign, full_for_side=actor.side.pk,
+                              everything=False)
     ids: dict[int, list[int]] = {}
     for stack_id, unit_id in (
         Unit.objects.filter(stack__in=targets.values("id"), current_hits__gt=0)

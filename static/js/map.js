@@ -18,10 +18,9 @@
  *   The helpers hexNeighbours, directionTo, hexCenter, parseLabel, formatLabel and
  *   columnLetters are exported too (the same hex maths as rules/hexgrid.py).
  *
- *   mountMapPage(element) boots /campaigns/<id>/map/: the map JSON from the API's map
- *   endpoint (preloaded by the page's head), the page's json_script "map-page-data" (campaign
- *   id, API base, CSRF token, the viewer's scout orders, unit types and pop hexes); the
- *   controller is window.campaignMap.
+ *   mountMapPage(element) boots /campaigns/<id>/map/ from its two json_script elements
+ *   ("map-data": the map JSON, "map-page-data": campaign id, API base, CSRF token, the
+ *   viewer's scout orders, unit types and pop hexes); the controller is window.campaignMap.
  *   After every action it refetches the map JSON and fires "campaign-changed" on <body>
  *   (the phase bar refreshes); a "phase-changed" event on <body> makes it refetch.
  *
@@ -1650,30 +1649,10 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
   };
 }
 
-/**
- * Boots the map page (templates/campaigns/map.html): its tools data from the json_script
- * "map-page-data", the map JSON from the API (page.map_url), fetched exactly as the page's
- * <link rel="preload" as="fetch" crossorigin> asked for it, so the browser hands over the
- * answer it began loading with the page's head. Resolves to the controller (also
- * window.campaignMap), or null when the map could not be loaded (the page says so).
- */
-export async function mountMapPage(element) {
+/** Boots the map page from its json_script elements (templates/campaigns/map.html). */
+export function mountMapPage(element) {
+  const data = JSON.parse(document.getElementById("map-data").textContent);
   const page = JSON.parse(document.getElementById("map-page-data").textContent);
-  let data;
-  try {
-    const response = await fetch(page.map_url, { credentials: "same-origin" });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    data = await response.json();
-  } catch (exc) {
-    element.append(h("p", { class: "map-error", role: "alert", "data-error": "map-load",
-      text: `The map could not be loaded (${exc.message}). Reload the page to try again.` }));
-    return null;
-  }
-  // After htmx has processed the page on DOMContentLoaded (its listener is on document), so
-  // it does not walk the map's 10,000 hexes looking for hx- attributes.
-  if (document.readyState === "loading") {
-    await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
-  }
   const controller = mountMap(element, data, { page });
   // The phase bar announces a new phase; the map follows without a reload.
   document.body.addEventListener("phase-changed", () => controller.tools

@@ -151,9 +151,9 @@ def test_map_state_query_count_does_not_grow_with_the_map(
     if stacks:
         grow(campaign, size=size, stacks=stacks)
     player = p1.user
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         player_state = map_state(user=player, campaign=campaign)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         gm_state = map_state(user=gm, campaign=campaign)
     assert (player_state["map"]["cols"], len(gm_state["stacks"])) == (size, 7 + stacks)
 

@@ -1,8 +1,10 @@
-"""The map page /campaigns/<id>/map/: who may see it, and what the map JSON it preloads from the
-API holds (fog)."""
+"""The map page /campaigns/<id>/map/: who may see it, what its embedded JSON holds (fog), and
+how it is streamed (the head first, then the map)."""
 
+import gzip
 import json
 import re
+import zlib
 
 import pytest
 from django.urls import reverse
@@ -28,20 +30,6 @@ def _embedded(html: str, element_id: str) -> dict:
 def _page(client, user, campaign):
     client.force_login(user)
     return client.get(reverse("campaigns:map", args=[campaign.pk]))
-
-
-def _preloaded(html: str) -> str:
-    match = re.search(r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin>', html)
-    assert match is not None, "the page preloads no map JSON"
-    return match.group(1)
-
-
-def _map_json(client, user, campaign) -> dict:
-    """The map JSON as map.js gets it: the page's preloaded URL, with the page's session."""
-    url = _preloaded(_page(client, user, campaign).content.decode())
-    response = client.get(url, HTTP_ACCEPT="*/*")
-    assert (response.status_code, response["Content-Type"]) == (200, "application/json")
-    return response.json()
 
 
 @pytest.fixture
@@ -84,63 +72,56 @@ def test_an_unknown_campaign_is_404(client):
 def test_a_player_sees_the_page_with_the_map_mount_and_script(client, started):
     campaign, _, (p1, _p2) = started
     response = _page(client, p1.user, campaign)
-    html = response.content.decode()
+    html = response.getvalue().decode()
     assert response.status_code == 200
     assert ('id="campaign-map"' in html, "js/map.js" in html, "css/map.css" in html) == (
         True, True, True)
 
 
-def test_the_page_preloads_the_api_map_which_map_js_fetches(client, started):
+def test_the_embedded_map_is_the_api_body_of_the_player(client, started):
     campaign, _, (p1, _p2) = started
-    html = _page(client, p1.user, campaign).content.decode()
-    url = reverse("api:map", args=[campaign.pk])
-    assert (_preloaded(html), _embedded(html, "map-page-data")["map_url"]) == (url, url)
-
-
-def test_the_preloaded_map_is_the_api_body_of_the_player(client, started):
-    campaign, _, (p1, _p2) = started
+    html = _page(client, p1.user, campaign).getvalue().decode()
     expected = json.loads(json.dumps(map_response(map_state(user=p1.user, campaign=campaign))))
-    assert _map_json(client, p1.user, campaign) == expected
+    assert _embedded(html, "map-data") == expected
 
 
 def test_the_gm_gets_every_stack_of_both_sides(client, started):
     campaign, gm, _ = started
-    data = _map_json(client, gm, campaign)
+    data = _embedded(_page(client, gm, campaign).getvalue().decode(), "map-data")
     assert sorted(s["id"] for s in data["stacks"]) == sorted(
         Stack.objects.filter(campaign=campaign).values_list("pk", flat=True))
 
 
 def test_the_gm_page_says_it_is_the_god_view(client, started):
     campaign, gm, _ = started
-    assert "God view" in _page(client, gm, campaign).content.decode()
+    assert "God view" in _page(client, gm, campaign).getvalue().decode()
 
 
 def test_a_player_page_holds_no_hidden_opposition_unit_name(client, started, hidden_unit):
     campaign, _, (p1, _p2) = started
-    html = _page(client, p1.user, campaign).content.decode()
+    html = _page(client, p1.user, campaign).getvalue().decode()
     assert HIDDEN_NAME not in html
 
 
 def test_a_player_map_json_holds_no_opposition_stack_or_unit(client, started, hidden_unit):
     campaign, _, (p1, _p2) = started
-    data = _map_json(client, p1.user, campaign)
+    data = _embedded(_page(client, p1.user, campaign).getvalue().decode(), "map-data")
     stack_ids = {s["id"] for s in data["stacks"]}
     unit_ids = {u.get("id") for s in data["stacks"] for u in s["units"]}
     assert (hidden_unit.stack_id in stack_ids, hidden_unit.pk in unit_ids,
             {s["side"] for s in data["stacks"]}) == (False, False, {"alliance"})
 
 
-def test_the_gms_map_json_shows_the_hidden_unit(client, started, hidden_unit):
+def test_the_gm_page_shows_the_hidden_unit(client, started, hidden_unit):
     campaign, gm, _ = started
-    names = {u["name"] for s in _map_json(client, gm, campaign)["stacks"] for u in s["units"]}
-    assert HIDDEN_NAME in names
+    assert HIDDEN_NAME in _page(client, gm, campaign).getvalue().decode()
 
 
 def test_the_tools_data_holds_the_players_scout_order(client, started):
     campaign, _, (p1, _p2) = started
     scout = Unit.objects.get(owner=p1, name="Scout 1")
     order = scout_order_give(user=p1.user, campaign=campaign, scout=scout, directions=["SE", "S"])
-    tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    tools = _embedded(_page(client, p1.user, campaign).getvalue().decode(), "map-page-data")
     assert tools["scout_orders"] == [{
         "id": order.pk, "scout": scout.pk, "scout_name": "Scout 1",
         "directions": ["SE", "S"], "inspected_hexes": order.inspected_hexes,
@@ -149,13 +130,13 @@ def test_the_tools_data_holds_the_players_scout_order(client, started):
 
 def test_the_tools_data_holds_no_scout_order_of_the_other_side_for_the_gm(client, started):
     campaign, gm, _ = started
-    tools = _embedded(_page(client, gm, campaign).content.decode(), "map-page-data")
+    tools = _embedded(_page(client, gm, campaign).getvalue().decode(), "map-page-data")
     assert (tools["role"], tools["scout_orders"], tools["unit_types"]) == ("gm", [], [])
 
 
 def test_the_tools_data_names_the_api_and_pop_hexes(client, started):
     campaign, _, (p1, _p2) = started
-    tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    tools = _embedded(_page(client, p1.user, campaign).getvalue().decode(), "map-page-data")
     assert (tools["api"], tools["map_url"], tools["pop_hexes"], tools["membership"]) == (
         f"/api/v1/campaigns/{campaign.pk}/", f"/api/v1/campaigns/{campaign.pk}/map/",
         ["B10", "I10"], p1.pk)
@@ -163,7 +144,7 @@ def test_the_tools_data_names_the_api_and_pop_hexes(client, started):
 
 def test_the_tools_data_lists_the_players_own_unit_types(client, started):
     campaign, _, (p1, _p2) = started
-    tools = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    tools = _embedded(_page(client, p1.user, campaign).getvalue().decode(), "map-page-data")
     assert [t["name"] for t in tools["unit_types"]] == ["Scout", "Spearman", "Warlord"]
 
 
@@ -171,7 +152,7 @@ def _acting_for(client, user, campaign, value):
     client.force_login(user)
     response = client.get(reverse("campaigns:map", args=[campaign.pk]),
                           {"on_behalf_of": value})
-    return _embedded(response.content.decode(), "map-page-data")["acting_for"]
+    return _embedded(response.getvalue().decode(), "map-page-data")["acting_for"]
 
 
 def test_the_chief_warlord_may_open_the_map_for_an_ally(client, started):
@@ -198,7 +179,53 @@ def test_the_tools_data_is_fetched_again_as_the_page_embeds_it(client, started):
     campaign, _, (p1, _) = started
     scout_order_give(user=p1.user, campaign=campaign,
                      scout=Unit.objects.get(owner=p1, name="Scout 1"), directions=["SE"])
-    embedded = _embedded(_page(client, p1.user, campaign).content.decode(), "map-page-data")
+    embedded = _embedded(_page(client, p1.user, campaign).getvalue().decode(), "map-page-data")
     fetched = client.get(reverse("campaigns:map-tools", args=[campaign.pk])).json()
     assert fetched == {k: v for k, v in embedded.items() if k in fetched}
     assert fetched["scout_orders"][0]["inspected_hexes"] == ["B1"]
+
+
+def test_the_page_streams_its_head_before_the_map(client, started):
+    campaign, _, (p1, _p2) = started
+    client.force_login(p1.user)
+    response = client.get(reverse("campaigns:map", args=[campaign.pk]))
+    first, *rest = list(response.streaming_content)
+    head, whole = first.decode(), b"".join([first, *rest]).decode()
+    assert (response.streaming, response.has_header("Content-Encoding"), response["Vary"],
+            response["Content-Type"]) == (True, False, "Accept-Encoding, Cookie",
+                                          "text/html; charset=utf-8")
+    assert ("css/map.css" in head, "js/map.js" in head, 'id="map-data"' in head,
+            'id="map-page-data"' in head) == (True, True, False, True)
+    assert whole.startswith(head) and whole.count('<script id="map-data"') == 1
+    assert whole.rstrip().endswith("</html>")
+
+
+def test_a_gzip_client_gets_the_head_as_a_flushed_gzip_block(client, started):
+    campaign, _, (p1, _p2) = started
+    client.force_login(p1.user)
+    url = reverse("campaigns:map", args=[campaign.pk])
+    plain = client.get(url).getvalue()
+    response = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    first, *rest = list(response.streaming_content)
+    # Compared without the CSRF token, which is masked anew on every response.
+    mask = re.compile(rb'"csrf_token": "[^"]+"|name="csrfmiddlewaretoken" value="[^"]+"|'
+                      rb'"X-CSRFToken": "[^"]+"')
+    plain = mask.sub(b"", plain)
+    # The first block decompresses on its own, to the page's first part.
+    head = mask.sub(b"", zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(first))
+    assert (response["Content-Encoding"], response["Vary"]) == ("gzip", "Accept-Encoding, Cookie")
+    assert (len(head) > 1000, plain.startswith(head), b'id="map-data"' in head) == (
+        True, True, False)
+    whole = gzip.decompress(b"".join([first, *rest]))
+    assert mask.sub(b"", whole) == plain
+
+
+def test_the_split_marker_is_not_in_the_page_even_if_a_name_copies_its_form(client, started):
+    campaign, _, (p1, _p2) = started
+    campaign.name = "map-data-{{ map_data_slot }} map-data-0123456789abcdef0123456789abcdef"
+    campaign.save(update_fields=["name"])
+    html = _page(client, p1.user, campaign).getvalue().decode()
+    shown = html.count(campaign.name)
+    assert (shown > 0, html.count('<script id="map-data"'),
+            re.findall(r"map-data-[0-9a-f]{32}", html)) == (
+        True, 1, ["map-data-0123456789abcdef0123456789abcdef"] * shown)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -31,6 +31,7 @@ from campaigns.api.serializers import (
     map_response,
 )
 from campaigns.models import Role
+from campaigns.selectors.map_json import map_json
 from campaigns.services import (
     campaign_join,
     orders_mark_done,
@@ -218,8 +219,12 @@ class MapApi(APIView):
                 "fortifications": [{"kind": "tower", "direction": None, "hits": 20}]}}],
         })],
     )
-    def get(self, request: Request, campaign_id: int) -> Response:
+    def get(self, request: Request, campaign_id: int) -> HttpResponse | Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        if isinstance(request.accepted_renderer, FastJSONRenderer):
+            # The same bytes the renderer would write, kept in the cache per state and side.
+            return HttpResponse(map_json(user=_user(request), campaign=campaign),
+                                content_type="application/json")
         return Response(map_response(selectors.map_state(user=_user(request),
                                                          campaign=campaign)))
 

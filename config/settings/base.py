@@ -185,6 +185,9 @@ DEADLINE_REMINDER_OFFSETS_HOURS = [
 DEADLINE_MAX_FAILURES = env.int("DEADLINE_MAX_FAILURES", default=3)
 # How long after posting the author of a forum post may still edit it.
 FORUM_EDIT_MINUTES = env.int("FORUM_EDIT_MINUTES", default=30)
+# How long the map JSON of one state stays in the cache (campaigns/selectors/map_json.py;
+# PostgreSQL only). 0: never cached.
+MAP_CACHE_SECONDS = env.int("MAP_CACHE_SECONDS", default=600)
 CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
     "task": "campaigns.tasks.sweep_deadlines",
     "schedule": float(DEADLINE_SWEEP_SECONDS),

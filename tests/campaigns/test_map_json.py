@@ -1,0 +1,204 @@
+"""campaigns.selectors.map_json: the cached map JSON and the state token it is keyed on.
+
+These tests commit (transaction=True): the token is only trusted outside a transaction that
+has written, which every ordinary test runs inside."""
+
+from datetime import timedelta
+
+import orjson
+import pytest
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models import F
+
+import campaigns.selectors as selectors
+from campaigns.api.serializers import map_response
+from campaigns.models import (
+    Campaign,
+    Fortification,
+    Map,
+    Membership,
+    Phase,
+    Side,
+    Sighting,
+    Stack,
+    Turn,
+    Unit,
+    UnitType,
+)
+from campaigns.selectors import map_state
+from campaigns.selectors.map_json import map_json, state_token
+from campaigns.services import phase_end, scout_order_give
+from tests.factories import started_campaign_factory
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("require_postgres")]
+
+TO_D4 = ["SE", "S", "SE", "SE", "S"]
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def game():
+    return started_campaign_factory(players=2)
+
+
+def fresh(user, campaign) -> bytes:
+    return orjson.dumps(map_response(map_state(user=user, campaign=campaign)))
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """How many times map_json built the map (called map_state) rather than read the cache."""
+    calls = []
+    real = selectors.map_state
+
+    def counting(**kwargs):
+        calls.append(kwargs["user"].pk)
+        return real(**kwargs)
+
+    monkeypatch.setattr(selectors, "map_state", counting)
+    return calls
+
+
+def test_reading_does_not_change_the_token(game):
+    campaign, gm, (p1, _p2) = game
+    before = state_token(campaign.pk)
+    map_json(user=p1.user, campaign=campaign)
+    map_json(user=gm, campaign=campaign)
+    assert (len(before), state_token(campaign.pk)) == (64, before)
+
+
+def _first(model, campaign):
+    return model.objects.filter(campaign=campaign).order_by("pk")
+
+
+WRITES = {
+    "a unit's hits": lambda c: Unit.objects.filter(pk=_first(Unit, c)[0].pk).update(
+        current_hits=F("current_hits") - 1),
+    "a unit's movement, set to what it was": lambda c: Unit.objects.filter(
+        pk=_first(Unit, c)[0].pk).update(movement_used=F("movement_used")),
+    "a unit croaked (deleted)": lambda c: _first(Unit, c)[0].delete(),
+    "a stack moved": lambda c: Stack.objects.filter(pk=_first(Stack, c)[0].pk).update(hex="L12"),
+    "a sighting no longer the latest": lambda c: Sighting.objects.filter(campaign=c).update(
+        is_latest=False),
+    "a fortification's hits": lambda c: Fortification.objects.filter(
+        pk=_first(Fortification, c)[0].pk).update(hits=F("hits") - 1),
+    "a unit type renamed": lambda c: UnitType.objects.filter(
+        pk=_first(UnitType, c)[0].pk).update(name="Renamed"),
+    "the deadline extended": lambda c: Phase.objects.filter(campaign=c).update(
+        deadline_at=F("deadline_at") + timedelta(hours=1)),
+    "a turn row touched": lambda c: Turn.objects.filter(campaign=c).update(number=F("number")),
+    "a member's pop points": lambda c: Membership.objects.filter(
+        pk=_first(Membership, c)[0].pk).update(pop_points=F("pop_points") + 1),
+    "a side renamed": lambda c: Side.objects.filter(campaign=c).update(name="Other"),
+    "the terrain painted": lambda c: Map.objects.filter(campaign=c).update(terrain={}),
+    "the campaign renamed": lambda c: Campaign.objects.filter(pk=c.pk).update(name="Renamed"),
+}
+
+
+@pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
+def test_every_committed_write_the_map_reads_changes_the_token(game, write):
+    campaign, _, _ = game
+    if write is WRITES["a sighting no longer the latest"]:
+        _scout(game)
+    before = state_token(campaign.pk)
+    write(campaign)
+    assert state_token(campaign.pk) not in (before, None)
+
+
+def _scout(game):
+    campaign, gm, (p1, _p2) = game
+    scout_order_give(user=p1.user, campaign=campaign,
+                     scout=Unit.objects.get(owner=p1, name="Scout 1"), directions=TO_D4)
+    phase_end(user=gm, campaign=campaign)
+
+
+def test_the_second_read_of_a_state_comes_from_the_cache(game, builds):
+    campaign, _, (p1, p2) = game
+    first = map_json(user=p1.user, campaign=campaign)
+    again = map_json(user=p1.user, campaign=campaign)
+    ally = map_json(user=p2.user, campaign=campaign)
+    # p2 is on p1's side: the same map, and no second build.
+    assert (builds, first == again == ally == fresh(p1.user, campaign)) == ([p1.user.pk], True)
+
+
+def test_the_gm_and_a_player_never_share_an_entry(game, builds):
+    campaign, gm, (p1, _p2) = game
+    player = map_json(user=p1.user, campaign=campaign)
+    god = map_json(user=gm, campaign=campaign)
+    player_again = map_json(user=p1.user, campaign=campaign)
+    sides = {s["side"] for s in orjson.loads(player)["stacks"]}
+    assert (builds, player_again == player, god == fresh(gm, campaign), sides) == (
+        [p1.user.pk, gm.pk], True, True, {"alliance"})
+
+
+def test_a_change_is_seen_by_the_next_read(game, builds):
+    campaign, gm, (p1, _p2) = game
+    map_json(user=p1.user, campaign=campaign)
+    _scout(game)  # the scout phase ends: sightings, a new phase
+    after = map_json(user=p1.user, campaign=campaign)
+    body = orjson.loads(after)
+    assert (len(builds), after == fresh(p1.user, campaign), body["phase"]["kind"],
+            {s["hex"] for s in body["sightings"]} >= {"D4"}) == (2, True, "move_combat", True)
+
+
+def test_a_changed_unit_is_shown_changed(game):
+    campaign, _, (p1, _p2) = game
+    unit = Unit.objects.filter(owner=p1, stack__isnull=False).order_by("pk").first()
+    map_json(user=p1.user, campaign=campaign)
+    Unit.objects.filter(pk=unit.pk).update(current_hits=1)
+    units = {u["id"]: u for s in orjson.loads(map_json(user=p1.user, campaign=campaign))["stacks"]
+             for u in s["units"]}
+    assert units[unit.pk]["current_hits"] == 1
+
+
+def test_the_campaign_is_read_again_not_taken_from_the_callers_copy(game):
+    campaign, _, (p1, _p2) = game
+    Campaign.objects.filter(pk=campaign.pk).update(terrain_known_to_all=False)
+    # `campaign` still says the terrain is known to all; the token already counts the change.
+    body = map_json(user=p1.user, campaign=campaign)
+    stale = fresh(p1.user, campaign)
+    assert (body == fresh(p1.user, Campaign.objects.get(pk=campaign.pk)), body == stale) == (
+        True, False)
+
+
+def test_no_token_inside_a_transaction_that_has_written(game, builds):
+    campaign, _, (p1, _p2) = game
+    with transaction.atomic():
+        assert state_token(campaign.pk) is not None  # nothing written yet
+        Unit.objects.filter(campaign=campaign).update(current_hits=F("current_hits"))
+        token = state_token(campaign.pk)
+        map_json(user=p1.user, campaign=campaign)
+        map_json(user=p1.user, campaign=campaign)
+    assert (token, builds) == (None, [p1.user.pk, p1.user.pk])
+
+
+def test_no_token_off_postgresql(game, monkeypatch):
+    campaign, _, _ = game
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    assert state_token(campaign.pk) is None
+
+
+def test_no_cache_when_map_cache_seconds_is_0(game, builds, settings):
+    campaign, _, (p1, _p2) = game
+    settings.MAP_CACHE_SECONDS = 0
+    map_json(user=p1.user, campaign=campaign)
+    map_json(user=p1.user, campaign=campaign)
+    assert builds == [p1.user.pk, p1.user.pk]
+
+
+def test_the_page_and_the_api_serve_the_cached_map(game, client, builds):
+    campaign, _, (p1, _p2) = game
+    client.force_login(p1.user)
+    api = client.get(f"/api/v1/campaigns/{campaign.pk}/map/")
+    page = client.get(f"/campaigns/{campaign.pk}/map/").getvalue().decode()
+    assert (api.status_code, api["Content-Type"], api.content) == (
+        200, "application/json", fresh(p1.user, campaign))
+    assert ('<script id="map-data" type="application/json">' in page, builds) == (
+        True, [p1.user.pk])

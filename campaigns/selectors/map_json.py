@@ -21,6 +21,8 @@ PostgreSQL (SQLite has no `xmin`), nor when MAP_CACHE_SECONDS is 0.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from typing import TypeVar
 
 import orjson
 from django.conf import settings
@@ -41,6 +43,8 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
+
+T = TypeVar("T")
 
 # Every table `map_state` reads, each by its campaign column.
 _TABLES = (Unit, Stack, Sighting, Fortification, UnitType, Phase, Turn, Membership, Side, Map)
@@ -81,19 +85,33 @@ def map_json(*, user: User, campaign: Campaign) -> bytes:
     endpoint answers and the map page embeds), from the cache when the state has not changed
     since it was built for the viewer's role and side. A non-member is refused
     (NotAllowedError), as by `map_state`."""
+    return map_json_as(user=user, campaign=campaign, variant="json", make=lambda body: body)
+
+
+def map_json_as(*, user: User, campaign: Campaign, variant: str,
+                make: Callable[[bytes], T]) -> T:
+    """`make(map_json(...))`, kept in the cache as `variant` beside the JSON, under the same
+    state token (the map page keeps its compressed script element so)."""
     from campaigns.api.serializers import map_response
     from campaigns.selectors import _membership, map_state
+
+    def build(campaign: Campaign) -> bytes:
+        return orjson.dumps(map_response(map_state(user=user, campaign=campaign)))
 
     membership = _membership(user=user, campaign=campaign)
     seconds = settings.MAP_CACHE_SECONDS
     token = state_token(campaign.pk) if seconds else None
     if token is None:
-        return orjson.dumps(map_response(map_state(user=user, campaign=campaign)))
+        return make(build(campaign))
     key = f"map-json:{campaign.pk}:{membership.role}:{membership.side_id}:{token}"
-    body: bytes | None = cache.get(key)
+    value: T | None = cache.get(f"{key}:{variant}")
+    if value is not None:
+        return value
+    body: bytes | None = cache.get(f"{key}:json")
     if body is None:
         # Read after the token, like everything else: the caller's copy may be older.
-        fresh = Campaign.objects.get(pk=campaign.pk)
-        body = orjson.dumps(map_response(map_state(user=user, campaign=fresh)))
-        cache.set(key, body, seconds)
-    return body
+        body = build(Campaign.objects.get(pk=campaign.pk))
+        cache.set(f"{key}:json", body, seconds)
+    value = make(body)
+    cache.set(f"{key}:{variant}", value, seconds)
+    return value

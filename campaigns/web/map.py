@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import secrets
-import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
@@ -17,10 +16,12 @@ from django.utils.html import escape
 from django.utils.regex_helper import _lazy_re_compile
 from django.views.decorators.http import require_GET
 
+from accounts.models import User
 from campaigns.models import Campaign
-from campaigns.selectors.map_json import map_json
+from campaigns.selectors.map_json import map_json_as
 from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context, member_or_404
+from campaigns.web.gzip_parts import Part, gzip_stream, make_part
 
 # As django.middleware.gzip decides it.
 _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
@@ -58,12 +59,11 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> StreamingHttpRespons
     })
     head, tail = render_to_string("campaigns/map.html", context, request=request).split(slot)
 
-    def map_data() -> bytes:
-        return json_script_element(map_json(user=user, campaign=campaign), "map-data")
-
     gzipped = bool(_ACCEPTS_GZIP.search(request.headers.get("accept-encoding", "")))
-    response = StreamingHttpResponse(_parts(head, map_data, tail, gzipped=gzipped),
-                                     content_type="text/html; charset=utf-8")
+    response = StreamingHttpResponse(
+        _gzipped(head.encode(), user, campaign, tail.encode()) if gzipped
+        else _plain(head.encode(), user, campaign, tail.encode()),
+        content_type="text/html; charset=utf-8")
     patch_vary_headers(response, ("Accept-Encoding",))
     if gzipped:
         # Compressed here, so the head can be flushed on its own (GZipMiddleware leaves a
@@ -72,18 +72,24 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> StreamingHttpRespons
     return response
 
 
-def _parts(head: str, middle: Callable[[], bytes], tail: str, *,
-           gzipped: bool) -> Iterator[bytes]:
-    """`head`, then `middle()` and `tail`: gzip members of one stream when `gzipped`, the head
-    flushed (Z_SYNC_FLUSH) so the browser can read it before the rest is written."""
-    if not gzipped:
-        yield head.encode()
-        yield middle() + tail.encode()
-        return
-    stream = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-    yield stream.compress(head.encode()) + stream.flush(zlib.Z_SYNC_FLUSH)
-    yield stream.compress(middle()) + stream.compress(tail.encode()) + stream.flush()
+def _element(body: bytes) -> bytes:
+    return json_script_element(body, "map-data")
 
+
+def _compressed_element(body: bytes) -> Part:
+    return make_part(_element(body))
+
+
+def _plain(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
+    yield head
+    yield map_json_as(user=user, campaign=campaign, variant="page", make=_element) + tail
+
+
+def _gzipped(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
+    """The head at once, as a complete gzip block; the map's script element is compressed
+    once per state and side and kept in the cache (campaigns/web/gzip_parts.py)."""
+    return gzip_stream(head, lambda: map_json_as(
+        user=user, campaign=campaign, variant="page-gzip", make=_compressed_element), tail)
 
 
 # json_script's escapes: nothing in the element can close it or open a comment.

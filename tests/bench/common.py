@@ -146,12 +146,14 @@ def server_env(tmp: Path) -> dict[str, str]:
     }
 
 
-def start_gunicorn(port: int, tmp: Path, *, workers: int) -> subprocess.Popen[bytes]:
-    """gunicorn with the production settings on 127.0.0.1:port, once /healthz answers."""
+def start_gunicorn(port: int, tmp: Path, *, workers: int,
+                   env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """gunicorn with the production settings on 127.0.0.1:port (`env` over `server_env`),
+    once /healthz answers."""
     server = subprocess.Popen(
         [str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--log-level", "warning"],
-        cwd=ROOT, env=server_env(tmp))
+        cwd=ROOT, env={**server_env(tmp), **(env or {})})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

@@ -3,6 +3,8 @@
 These tests commit (transaction=True): the token is only trusted outside a transaction that
 has written, which every ordinary test runs inside."""
 
+import gzip
+import re
 from datetime import timedelta
 
 import orjson
@@ -202,3 +204,27 @@ def test_the_page_and_the_api_serve_the_cached_map(game, client, builds):
         200, "application/json", fresh(p1.user, campaign))
     assert ('<script id="map-data" type="application/json">' in page, builds) == (
         True, [p1.user.pk])
+
+
+def test_the_page_keeps_its_compressed_map_element_per_state(game, client, builds, monkeypatch):
+    import campaigns.web.map as map_page
+
+    made = []
+    real = map_page.make_part
+    monkeypatch.setattr(map_page, "make_part", lambda data: made.append(len(data)) or real(data))
+    campaign, _, (p1, p2) = game
+    pages = []
+    for member in (p1, p2, p1):
+        client.force_login(member.user)
+        pages.append(client.get(f"/campaigns/{campaign.pk}/map/",
+                                HTTP_ACCEPT_ENCODING="gzip").getvalue())
+    Unit.objects.filter(campaign=campaign, owner=p1).update(current_hits=1)
+    pages.append(client.get(f"/campaigns/{campaign.pk}/map/",
+                            HTTP_ACCEPT_ENCODING="gzip").getvalue())
+    hits = [{u["current_hits"] for s in orjson.loads(
+        re.search(rb'<script id="map-data" type="application/json">(.*?)</script>',
+                  gzip.decompress(page), re.S).group(1))["stacks"]
+        for u in s["units"] if u.get("owner") == p1.pk} for page in pages]
+    # Built and compressed once for the side's three views, again after the change.
+    assert (len(made), len(builds)) == (2, 2)
+    assert hits[3] == {1} and 1 not in hits[0]

@@ -37,3 +37,13 @@ def sweep_deadlines() -> int:
 )
 def send_notification_emails(notification_ids: list[int]) -> int:
     return notifications_send_email(notification_ids=notification_ids)
+
+
+@shared_task(name="campaigns.tasks.warm_map_cache", ignore_result=True)
+def warm_map_cache(campaign_id: int) -> int:
+    """After a service changed a campaign: build its map JSON for every side, so the players'
+    next views read it from the cache (campaigns/selectors/map_json.py). Only a speed-up: a
+    view that comes first builds it itself, and a lost task costs nothing else."""
+    from campaigns.selectors.map_json import warm
+
+    return warm(campaign_id)

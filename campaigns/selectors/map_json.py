@@ -28,8 +28,10 @@ import orjson
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.utils.html import escape
 
 from accounts.models import User
+from campaigns.gzip_parts import Part, make_part
 from campaigns.models import (
     Campaign,
     Fortification,
@@ -115,3 +117,55 @@ def map_json_as(*, user: User, campaign: Campaign, variant: str,
     value = make(body)
     cache.set(f"{key}:{variant}", value, seconds)
     return value
+
+
+# json_script's escapes: nothing in the element can close it or open a comment.
+_ESCAPES = ((b"<", b"\\u003C"), (b">", b"\\u003E"), (b"&", b"\\u0026"))
+
+
+def json_script_element(body: bytes, element_id: str) -> bytes:
+    """What Django's `json_script` writes, as UTF-8 bytes, around a document already written
+    as JSON bytes."""
+    for char, escaped in _ESCAPES:
+        body = body.replace(char, escaped)
+    return (f'<script id="{escape(element_id)}" type="application/json">'.encode() + body
+            + b"</script>")
+
+
+def _element(body: bytes) -> bytes:
+    return json_script_element(body, "map-data")
+
+
+def _compressed_element(body: bytes) -> Part:
+    return make_part(_element(body))
+
+
+def map_page_element(*, user: User, campaign: Campaign) -> bytes:
+    """The map page's JSON script element "map-data", kept in the cache like the JSON."""
+    return map_json_as(user=user, campaign=campaign, variant="page", make=_element)
+
+
+def map_page_part(*, user: User, campaign: Campaign) -> Part:
+    """That element compressed once (campaigns/gzip_parts.py), kept in the cache."""
+    return map_json_as(user=user, campaign=campaign, variant="page-gzip",
+                       make=_compressed_element)
+
+
+def warm(campaign_id: int) -> int:
+    """Build what a view of the campaign's map would read (the JSON and the page's compressed
+    element) for every role and side that has a member, unless the cache has it already.
+    Returns how many viewers' entries it made sure of (none off PostgreSQL or with the
+    cache off)."""
+    if not settings.MAP_CACHE_SECONDS or state_token(campaign_id) is None:
+        return 0
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return 0
+    viewers: dict[tuple[str, int | None], int] = {}
+    for user_id, role, side_id in (Membership.objects.filter(campaign=campaign)
+                                   .order_by("pk").values_list("user_id", "role", "side_id")):
+        viewers.setdefault((role, side_id), user_id)
+    for user in User.objects.filter(pk__in=viewers.values()):
+        map_json(user=user, campaign=campaign)
+        map_page_part(user=user, campaign=campaign)
+    return len(viewers)

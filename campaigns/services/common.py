@@ -28,7 +28,13 @@ from rules.dice import Roll, SeededDice, roll_records
 
 
 def lock_campaign(campaign: Campaign) -> Campaign:
-    """The campaign row, locked until the end of the transaction, read fresh."""
+    """The campaign row, locked until the end of the transaction, read fresh. Every service
+    that changes a campaign starts here, so once the change is committed a task builds the
+    campaign's map JSON again for the cache (campaigns.tasks.warm_map_cache; robust: a
+    broker that is down costs only the warm cache)."""
+    from campaigns.tasks import warm_map_cache
+
+    transaction.on_commit(partial(warm_map_cache.delay, campaign.pk), robust=True)
     return Campaign.objects.select_for_update().get(pk=campaign.pk)
 
 

@@ -12,16 +12,15 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.html import escape
 from django.utils.regex_helper import _lazy_re_compile
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from campaigns.gzip_parts import gzip_stream
 from campaigns.models import Campaign
-from campaigns.selectors.map_json import map_json_as
+from campaigns.selectors.map_json import map_page_element, map_page_part
 from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context, member_or_404
-from campaigns.web.gzip_parts import Part, gzip_stream, make_part
 
 # As django.middleware.gzip decides it.
 _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
@@ -72,37 +71,15 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> StreamingHttpRespons
     return response
 
 
-def _element(body: bytes) -> bytes:
-    return json_script_element(body, "map-data")
-
-
-def _compressed_element(body: bytes) -> Part:
-    return make_part(_element(body))
-
-
 def _plain(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
     yield head
-    yield map_json_as(user=user, campaign=campaign, variant="page", make=_element) + tail
+    yield map_page_element(user=user, campaign=campaign) + tail
 
 
 def _gzipped(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
     """The head at once, as a complete gzip block; the map's script element is compressed
-    once per state and side and kept in the cache (campaigns/web/gzip_parts.py)."""
-    return gzip_stream(head, lambda: map_json_as(
-        user=user, campaign=campaign, variant="page-gzip", make=_compressed_element), tail)
-
-
-# json_script's escapes: nothing in the element can close it or open a comment.
-_ESCAPES = ((b"<", b"\\u003C"), (b">", b"\\u003E"), (b"&", b"\\u0026"))
-
-
-def json_script_element(body: bytes, element_id: str) -> bytes:
-    """What Django's `json_script` writes, as UTF-8 bytes, around a document already written
-    as JSON bytes (the map JSON, 2 MB, comes from the cache as bytes)."""
-    for char, escaped in _ESCAPES:
-        body = body.replace(char, escaped)
-    return (f'<script id="{escape(element_id)}" type="application/json">'.encode() + body
-            + b"</script>")
+    once per state and side and kept in the cache (campaigns.gzip_parts.py)."""
+    return gzip_stream(head, lambda: map_page_part(user=user, campaign=campaign), tail)
 
 
 @login_required

@@ -47,7 +47,10 @@ def empty_cache():
 
 @pytest.fixture
 def game():
-    return started_campaign_factory(players=2)
+    """A started campaign and a cold cache (starting it warmed the cache)."""
+    started = started_campaign_factory(players=2)
+    cache.clear()
+    return started
 
 
 def fresh(user, campaign) -> bytes:
@@ -142,12 +145,14 @@ def test_the_gm_and_a_player_never_share_an_entry(game, builds):
 
 def test_a_change_is_seen_by_the_next_read(game, builds):
     campaign, gm, (p1, _p2) = game
-    map_json(user=p1.user, campaign=campaign)
-    _scout(game)  # the scout phase ends: sightings, a new phase
+    before = map_json(user=p1.user, campaign=campaign)
+    _scout(game)  # the scout phase ends: sightings, a new phase (and the services warm)
+    warmed = len(builds)
     after = map_json(user=p1.user, campaign=campaign)
     body = orjson.loads(after)
-    assert (len(builds), after == fresh(p1.user, campaign), body["phase"]["kind"],
-            {s["hex"] for s in body["sightings"]} >= {"D4"}) == (2, True, "move_combat", True)
+    assert (after != before, after == fresh(p1.user, campaign), body["phase"]["kind"],
+            {s["hex"] for s in body["sightings"]} >= {"D4"}, len(builds) == warmed) == (
+        True, True, "move_combat", True, True)
 
 
 def test_a_changed_unit_is_shown_changed(game):
@@ -207,7 +212,7 @@ def test_the_page_and_the_api_serve_the_cached_map(game, client, builds):
 
 
 def test_the_page_keeps_its_compressed_map_element_per_state(game, client, builds, monkeypatch):
-    import campaigns.web.map as map_page
+    import campaigns.selectors.map_json as map_page
 
     made = []
     real = map_page.make_part
@@ -228,3 +233,27 @@ def test_the_page_keeps_its_compressed_map_element_per_state(game, client, build
     # Built and compressed once for the side's three views, again after the change.
     assert (len(made), len(builds)) == (2, 2)
     assert hits[3] == {1} and 1 not in hits[0]
+
+
+def test_a_service_warms_the_cache_for_every_side_once_it_commits(game, builds):
+    from campaigns.tasks import warm_map_cache
+
+    campaign, gm, (p1, p2) = game
+    _scout(game)  # the GM ends the scout phase; the task runs (eagerly) after the commit
+    warmed = list(builds)
+    del builds[:]
+    maps = [map_json(user=u, campaign=campaign) for u in (p1.user, p2.user, gm)]
+    # One build per role and side with a member (the alliance and the GM), none at the views.
+    assert (len(warmed) >= 2, builds, maps[0] == fresh(p1.user, campaign),
+            maps[2] == fresh(gm, campaign), warm_map_cache(campaign.pk)) == (True, [], True,
+                                                                              True, 2)
+
+
+def test_warming_inside_a_transaction_that_has_written_does_nothing(game, builds):
+    from campaigns.selectors.map_json import warm
+
+    campaign, _, _ = game
+    with transaction.atomic():
+        Unit.objects.filter(campaign=campaign).update(current_hits=F("current_hits"))
+        assert warm(campaign.pk) == 0
+    assert builds == []

@@ -1,4 +1,4 @@
-"""campaigns.web.gzip_parts: a gzip stream from a part compressed once and parts around it."""
+"""campaigns.gzip_parts: a gzip stream from a part compressed once and parts around it."""
 
 import gzip
 import zlib
@@ -6,7 +6,7 @@ import zlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaigns.web.gzip_parts import GZIP_HEADER, combine, crc_shift, gzip_stream, make_part
+from campaigns.gzip_parts import GZIP_HEADER, combine, crc_shift, gzip_stream, make_part
 
 data = st.binary(max_size=3000)
 

@@ -1,4 +1,4 @@
-"""campaigns.web.map.json_script_element: the element and document Django's json_script writes."""
+"""campaigns.selectors.map_json.json_script_element: the element and document Django's json_script writes."""
 
 import json
 import re
@@ -6,7 +6,7 @@ import re
 import orjson
 from django.utils.html import json_script
 
-from campaigns.web.map import json_script_element
+from campaigns.selectors.map_json import json_script_element
 
 VALUE = {"name": "</script><!-- & <b>é ✓", "numbers": [1, 2.5, None, True, False], "nested": {}}
 

@@ -227,10 +227,11 @@ document and serialized with orjson; the benchmark asserts both documents are eq
 
 Ratio endpoint / floor: {ratio:.2f} (target ≤ {TARGET:.0f}×: {"met" if ratio <= TARGET else "not met"}); of the fastest
 runs: {api_ms[1] / floor_ms[1]:.2f}.
-The query count is the same on both maps (it includes the token lookup). Beyond the floor
-the endpoint spends its time in Django's ORM (several queries, rows as tuples) and in building
-each unit's dict in Python; the sightings are decoded and the answer written with orjson, as
-the floor does.
+The query count is the same on both maps. The endpoint used to spend most of what it took
+beyond the floor in Python's `json` (decoding the sightings, DRF's JSONRenderer) and in
+joining the unit types onto every unit row; it now decodes and writes with orjson, as the
+floor does, and reads the unit types apart, so what is left over is Django's ORM and request
+handling (authentication, throttling, the permission check).
 """
     write_perf_section("API map endpoint", report)
     print(report)

@@ -2,15 +2,18 @@
 cache per campaign, viewer role and side until the game state changes.
 
 Building it reads every stack and unit of the campaign (on a 100 × 100 map with 2,000 stacks:
-70 ms, docs/perf.md), and players open the map far more often than the state changes. The
+60 to 90 ms, docs/perf.md), and players open the map far more often than the state changes. The
 cached copy is keyed on a *state token* that PostgreSQL computes in one query: for each table
 `map_state` reads, the number of the campaign's rows, the sum of their `xmin` (the id of the
 transaction that wrote each row's current version) and the sum of a hash of (id, xmin). Any
 insert, update or delete, through a service, a bulk update, the admin or raw SQL, writes a row
 version with a new `xmin` or removes one, so the token changes with the first commit that
 changes the state; nothing has to remember to invalidate anything. A transaction changes the
-sum by (rows written) × its own id − (old `xmin` of the rows it replaced or deleted): with the
-number of rows unchanged that is never zero, because every old `xmin` is older than its id.
+plain sum by (rows written) × its own id − (the old `xmin` of the rows it replaced or
+deleted): with the number of rows unchanged that is never zero while every old `xmin` is
+older than its id. The hashed sum covers the rest (a transaction that began before the one
+whose rows it overwrites, transaction ids wrapping around): a false match would need both
+sums to come out equal by coincidence.
 
 Read order makes it safe: the token is read before the state (READ COMMITTED), so the state
 stored under a token is never older than that token. The cache is not used inside a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Iterator
 
@@ -12,7 +13,6 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.regex_helper import _lazy_re_compile
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
@@ -23,7 +23,7 @@ from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context, member_or_404
 
 # As django.middleware.gzip decides it.
-_ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 @login_required

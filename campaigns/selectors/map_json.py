@@ -112,11 +112,13 @@ def map_json_as(*, user: User, campaign: Campaign, variant: str,
     value: T | None = cache.get(f"{key}:{variant}")
     if value is not None:
         return value
-    body: bytes | None = cache.get(f"{key}:json")
+    body: bytes | None = None if variant == "json" else cache.get(f"{key}:json")
     if body is None:
         # Read after the token, like everything else: the caller's copy may be older.
         body = build(Campaign.objects.get(pk=campaign.pk))
         cache.set(f"{key}:json", body, seconds)
+    if variant == "json":
+        return make(body)
     value = make(body)
     cache.set(f"{key}:{variant}", value, seconds)
     return value
@@ -169,6 +171,6 @@ def warm(campaign_id: int) -> int:
                                    .order_by("pk").values_list("user_id", "role", "side_id")):
         viewers.setdefault((role, side_id), user_id)
     for user in User.objects.filter(pk__in=viewers.values()):
-        map_json(user=user, campaign=campaign)
+        # Builds and keeps the JSON on the way (the API's answer), then the page's part.
         map_page_part(user=user, campaign=campaign)
     return len(viewers)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Iterator
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import get_token
+from django.middleware.gzip import re_accepts_gzip  # as GZipMiddleware decides it
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, URLPattern, path, reverse
@@ -21,9 +21,6 @@ from campaigns.models import Campaign
 from campaigns.selectors.map_json import map_page_element, map_page_part
 from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context, member_or_404
-
-# As django.middleware.gzip decides it.
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 @login_required
@@ -58,7 +55,7 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> StreamingHttpRespons
     })
     head, tail = render_to_string("campaigns/map.html", context, request=request).split(slot)
 
-    gzipped = bool(_ACCEPTS_GZIP.search(request.headers.get("accept-encoding", "")))
+    gzipped = bool(re_accepts_gzip.search(request.headers.get("accept-encoding", "")))
     response = StreamingHttpResponse(
         _gzipped(head.encode(), user, campaign, tail.encode()) if gzipped
         else _plain(head.encode(), user, campaign, tail.encode()),
@@ -78,7 +75,7 @@ def _plain(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator
 
 def _gzipped(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
     """The head at once, as a complete gzip block; the map's script element is compressed
-    once per state and side and kept in the cache (campaigns.gzip_parts.py)."""
+    once per state and side and kept in the cache (campaigns/gzip_parts.py)."""
     return gzip_stream(head, lambda: map_page_part(user=user, campaign=campaign), tail)
 
 

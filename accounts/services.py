@@ -52,6 +52,10 @@ def user_ensure_demo(*, username: str, password: str, is_staff: bool = False) ->
     if created:
         user.set_password(password)
         user.save(update_fields=["password"])
+    elif (user.is_staff, user.is_superuser) != (is_staff, is_staff):
+        # An older demo made the GM staff: the roles are those of this seed.
+        user.is_staff = user.is_superuser = is_staff
+        user.save(update_fields=["is_staff", "is_superuser"])
     EmailAddress.objects.get_or_create(
         user=user, email=user.email, defaults={"verified": True, "primary": True}
     )

@@ -24,6 +24,21 @@ from campaigns.services import (
     unit_adjust_hits,
 )
 
+# Dice seeds are secret until their reveal: no admin page may filter, search or sort on them
+# (a changelist's `?dice_seed__regex=` would let a staff user recover an open phase's seed a
+# character at a time), whether on the model itself or through a relation.
+SECRET_FIELDS = frozenset({"dice_seed", "setup_dice_seed"})
+
+
+class NoSecretLookups(admin.ModelAdmin):
+    """A ModelAdmin whose changelist refuses (400) any lookup that touches a secret field."""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None
+                       ) -> bool:
+        if SECRET_FIELDS & set(lookup.split("__")):
+            return False
+        return super().lookup_allowed(lookup, value, request)  # type: ignore[arg-type]
+
 
 def _gm(request: HttpRequest) -> User:
     assert isinstance(request.user, User)  # the admin requires a logged-in staff user
@@ -62,7 +77,7 @@ def _require_hits(request: HttpRequest, hits: int | None) -> bool:
 
 
 @admin.register(models.Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(NoSecretLookups):
     list_display = ("name", "scenario_key", "status", "created_at")
     list_filter = ("status", "ruleset_key")
     search_fields = ("name", "scenario_key", "invite_code")
@@ -102,14 +117,14 @@ class CampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Side)
-class SideAdmin(admin.ModelAdmin):
+class SideAdmin(NoSecretLookups):
     list_display = ("name", "kind", "campaign")
     search_fields = ("name", "campaign__name")
     readonly_fields = ("campaign", "kind")
 
 
 @admin.register(models.Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(NoSecretLookups):
     list_display = ("user", "campaign", "role", "side", "is_chief_warlord", "army_ready_at")
     list_filter = ("role", "is_chief_warlord")
     search_fields = ("user__username", "campaign__name")
@@ -131,14 +146,14 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Map)
-class MapAdmin(admin.ModelAdmin):
+class MapAdmin(NoSecretLookups):
     list_display = ("campaign", "cols", "rows")
     search_fields = ("campaign__name",)
     readonly_fields = ("campaign", "cols", "rows", "terrain")
 
 
 @admin.register(models.Fortification)
-class FortificationAdmin(admin.ModelAdmin):
+class FortificationAdmin(NoSecretLookups):
     list_display = ("hex", "kind", "direction", "hits", "starting_hits", "owner", "campaign")
     list_filter = ("kind",)
     search_fields = ("hex", "campaign__name")
@@ -162,7 +177,7 @@ class FortificationAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.UnitType)
-class UnitTypeAdmin(admin.ModelAdmin):
+class UnitTypeAdmin(NoSecretLookups):
     list_display = ("name", "side", "owner", "hits", "attack", "defence", "move", "cost")
     search_fields = ("name", "campaign__name", "owner__user__username")
     readonly_fields = (
@@ -171,14 +186,14 @@ class UnitTypeAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Stack)
-class StackAdmin(admin.ModelAdmin):
+class StackAdmin(NoSecretLookups):
     list_display = ("id", "hex", "side", "campaign")
     search_fields = ("hex", "campaign__name")
     readonly_fields = ("campaign", "side", "hex", "created_at")
 
 
 @admin.register(models.Unit)
-class UnitAdmin(admin.ModelAdmin):
+class UnitAdmin(NoSecretLookups):
     list_display = ("name", "unit_type", "side", "owner", "stack", "current_hits",
                     "commander_level")
     search_fields = ("name", "unit_type__name", "campaign__name", "owner__user__username")
@@ -204,14 +219,14 @@ class UnitAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(NoSecretLookups):
     list_display = ("campaign", "number", "started_at")
     search_fields = ("campaign__name",)
     readonly_fields = ("campaign", "number", "started_at")
 
 
 @admin.register(models.Phase)
-class PhaseAdmin(admin.ModelAdmin):
+class PhaseAdmin(NoSecretLookups):
     list_display = ("campaign", "turn", "kind", "status", "opened_at", "deadline_at", "closed_at")
     list_filter = ("kind", "status")
     search_fields = ("campaign__name",)
@@ -225,7 +240,7 @@ class PhaseAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.PlayerPhaseStatus)
-class PlayerPhaseStatusAdmin(admin.ModelAdmin):
+class PlayerPhaseStatusAdmin(NoSecretLookups):
     list_display = ("phase", "membership", "done_at", "late", "proxied_by")
     list_filter = ("late",)
     search_fields = ("membership__user__username", "phase__campaign__name")
@@ -233,7 +248,7 @@ class PlayerPhaseStatusAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.ScoutOrder)
-class ScoutOrderAdmin(admin.ModelAdmin):
+class ScoutOrderAdmin(NoSecretLookups):
     list_display = ("scout", "phase", "given_by", "proxied_by", "updated_at")
     search_fields = ("scout__name", "phase__campaign__name")
     readonly_fields = ("phase", "scout", "given_by", "proxied_by", "directions",
@@ -241,7 +256,7 @@ class ScoutOrderAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Sighting)
-class SightingAdmin(admin.ModelAdmin):
+class SightingAdmin(NoSecretLookups):
     list_display = ("hex", "side", "turn", "is_latest", "campaign")
     list_filter = ("is_latest",)
     search_fields = ("hex", "campaign__name")
@@ -250,14 +265,14 @@ class SightingAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.DiceRoll)
-class DiceRollAdmin(admin.ModelAdmin):
+class DiceRollAdmin(NoSecretLookups):
     list_display = ("campaign", "phase", "number", "purpose", "sides", "value")
     search_fields = ("purpose", "campaign__name")
     readonly_fields = ("campaign", "phase", "number", "purpose", "sides", "value", "created_at")
 
 
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(NoSecretLookups):
     list_display = ("created_at", "campaign", "kind", "summary")
     list_filter = ("kind",)
     search_fields = ("summary", "campaign__name")
@@ -266,14 +281,14 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.PhaseSnapshot)
-class PhaseSnapshotAdmin(admin.ModelAdmin):
+class PhaseSnapshotAdmin(NoSecretLookups):
     list_display = ("phase", "created_at")
     search_fields = ("phase__campaign__name",)
     readonly_fields = ("phase", "state", "created_at")
 
 
 @admin.register(models.Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(NoSecretLookups):
     list_display = ("user", "campaign", "message", "created_at", "read_at")
     search_fields = ("user__username", "message", "campaign__name")
     readonly_fields = ("user", "campaign", "event", "message", "created_at")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -18,10 +20,37 @@ from django.utils import timezone
 logger = logging.getLogger(__name__)
 
 
+def enqueue_after_commit(task: Any, *args: Any) -> None:
+    """Once the transaction commits, hand `task` to Celery; the one place services enqueue.
+    A broker that is down never turns a committed action into an error: the failure is
+    logged, and what it was for is picked up again (the sweep sends stranded mails, the map
+    cache is built on the next read)."""
+
+    def enqueue() -> None:
+        try:
+            task.delay(*args)
+        except Exception:
+            logger.warning("could not enqueue %s%r after commit", task.name, args,
+                           exc_info=True)
+
+    transaction.on_commit(enqueue)
+
+
 def deliver_notifications(notification_ids: Sequence[int]) -> None:
     from campaigns.tasks import send_notification_emails
 
-    send_notification_emails.delay(list(notification_ids))
+    enqueue_after_commit(send_notification_emails, list(notification_ids))
+
+
+def stranded_notification_ids(*, older_than_seconds: int = 300, limit: int = 500) -> list[int]:
+    """Notifications whose mail was neither sent nor skipped some minutes after they were
+    made: their task was lost (a broker outage). The deadline sweep sends them."""
+    from campaigns.models import Notification
+
+    cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
+    return list(Notification.objects.filter(emailed_at__isnull=True, email_skipped=False,
+                                            created_at__lt=cutoff)
+                .order_by("pk").values_list("pk", flat=True)[:limit])
 
 
 def notifications_send_email(*, notification_ids: Sequence[int]) -> int:

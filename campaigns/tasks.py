@@ -11,7 +11,7 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from campaigns.notifications import notifications_send_email
+from campaigns.notifications import notifications_send_email, stranded_notification_ids
 from campaigns.services.deadlines import sweep
 
 logger = logging.getLogger(__name__)
@@ -23,6 +23,11 @@ def sweep_deadlines() -> int:
     actions = sweep()
     for action in actions:
         logger.info("deadline sweep: %s", action.as_json())
+    stranded = stranded_notification_ids()
+    if stranded:
+        # Their task was lost (the broker was down when they were made): send them now.
+        logger.info("deadline sweep: %d stranded notification mails", len(stranded))
+        notifications_send_email(notification_ids=stranded)
     return len(actions)
 
 

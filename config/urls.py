@@ -1,5 +1,6 @@
 """URL configuration."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import (
@@ -10,13 +11,19 @@ from drf_spectacular.views import (
 
 from accounts import views as account_views
 from campaigns.api.errors import api_not_found
+from campaigns.web import notifications as notification_pages
 from campaigns.web.home import home as campaign_home
 
 from .health import healthz
 
+# The admin's login is the site's own (allauth), with its brute-force limits: Django's admin
+# login form has none.
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
+
 urlpatterns = [
     path("", campaign_home, name="home"),
     path("healthz", healthz, name="healthz"),
+    *notification_pages.urlpatterns,
     path("accounts/profile/", account_views.profile, name="profile"),
     path("accounts/profile/api-token/", account_views.api_token_new, name="api-token-create"),
     path("accounts/profile/api-token/revoke/", account_views.api_token_delete,

@@ -7,6 +7,7 @@ the API does not tell who plays where.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import (
@@ -15,13 +16,16 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
+from django.db import DataError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
 
 from campaigns.errors import CampaignError, NotAllowedError
+
+logger = logging.getLogger(__name__)
 
 NOT_FOUND = {"code": "not_found", "detail": "Not found.", "field": None}
 
@@ -87,7 +91,20 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         # Django's limits on a form body: left alone they become the site's HTML 400 page.
         return Response(error_body("request_too_large", str(exc)),
                         status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, DataError):
+        # A number the database cannot store (an id or an amount of 2^63): the request's fault.
+        set_rollback()
+        return Response(error_body("out_of_range", "A number in the request is out of range."),
+                        status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)
     if response is not None and isinstance(exc, exceptions.APIException):
         response.data = _drf_error_body(exc)
+    if response is None:
+        # Anything else is the server's fault: logged with its traceback, answered as JSON
+        # (a client of the API never gets the site's HTML error page), nothing committed.
+        logger.exception("API request failed: %s", exc, exc_info=exc)
+        set_rollback()
+        return Response(error_body("server_error", "The server failed to answer this request; "
+                                   "nothing was changed. Try again later."),
+                        status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     return response

@@ -89,3 +89,37 @@ class AttackPreviewSerializer(serializers.Serializer):
 
 class FortificationWithIdSerializer(FortificationSerializer):
     id = serializers.IntegerField()
+
+
+class SiegeDamageSerializer(serializers.Serializer):
+    damage = serializers.IntegerField()
+    p = serializers.CharField(help_text='Exact probability: "1/12".')
+    chance = serializers.FloatField(help_text="The same rounded to 4 places.")
+
+
+class SiegeOddsSerializer(serializers.Serializer):
+    siege_attack = serializers.IntegerField(help_text="Sum of the striking siege units' attack.")
+    cb = serializers.CharField(help_text='Command bonus, exact ("11/10").')
+    units = serializers.ListField(child=serializers.IntegerField(),
+                                  help_text="The siege units that strike.")
+    damage = SiegeDamageSerializer(many=True, help_text="Damage over the 36 rolls of the 2d6.")
+    expected_damage = ExactSerializer()
+
+
+class SiegeTargetSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    hex = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["tower", "wall"])
+    direction = serializers.CharField(allow_null=True, help_text="A wall's hexside.")
+    description = serializers.CharField()
+    owner = serializers.CharField(allow_null=True)
+    hits = serializers.IntegerField(
+        allow_null=True, help_text="Only when your side sees them now (its hex).")
+    starting_hits = serializers.IntegerField(allow_null=True)
+
+
+class SiegeTargetsSerializer(serializers.Serializer):
+    stack = serializers.IntegerField()
+    hex = serializers.CharField()
+    targets = SiegeTargetSerializer(many=True)
+    odds = SiegeOddsSerializer(allow_null=True, help_text="Null when there is no target.")

@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern] = [
     path(C + "mount/", v.UnitsMountApi.as_view(), name="units-mount"),
     path(S + "attack/", v.StackAttackApi.as_view(), name="stack-attack"),
     path(S + "siege/", v.StackSiegeApi.as_view(), name="stack-siege"),
+    path(S + "siege/targets/", v.StackSiegeTargetsApi.as_view(), name="stack-siege-targets"),
     path(C + "fortifications/<int:fort_id>/repair/", v.FortificationRepairApi.as_view(),
          name="fortification-repair"),
     path(C + "pops/buy/", v.PopsBuyApi.as_view(), name="pops-buy"),

@@ -18,10 +18,18 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BrowsableAPIRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from campaigns import selectors
 from campaigns.api import lookups
+from campaigns.api.calculator_limits import (
+    CalculationTooLong,
+    CalculatorAnonThrottle,
+    CalculatorUserThrottle,
+    check_input,
+    cpu_budget,
+)
 from campaigns.api.errors import NOT_FOUND, ErrorSerializer, error_body
 from campaigns.api.renderers import FastJSONRenderer
 from campaigns.api.serializers import (
@@ -362,9 +370,9 @@ class PhaseOpenedSerializer(PhaseSerializer):
 class PhaseEndApi(APIView):
     class InputSerializer(serializers.Serializer):
         expected_phase = serializers.IntegerField(
-            required=False, allow_null=True,
-            help_text="The id of the phase you mean to end: refused (`phase_already_closed`) "
-            "when another phase is open by then.",
+            help_text="The id of the phase you mean to end (required): refused "
+            "(`phase_already_closed`) when another phase is open by then, so a repeated "
+            "request never closes two phases.",
         )
         reason = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
@@ -543,13 +551,20 @@ class RulesCalculatorApi(APIView):
     anyone (throttled)."""
 
     permission_classes = [AllowAny]
+    # Their own budget (tighter for anonymous callers), on top of the API's general rates.
+    throttle_classes = [CalculatorAnonThrottle, CalculatorUserThrottle, AnonRateThrottle,
+                        UserRateThrottle]
 
     @extend_schema(
         operation_id="rules_calculate",
         summary="Run a rules calculator (the JSON of `python -m rules <ruleset> <command>`)",
         description="`ruleset` is a ruleset key (" + ", ".join(RULESETS) + ") or `dice` "
         "(commands `verify`, `commit`). One JSON object in, one out; bad input is 400 with "
-        "`code` `bad_input` and `field` the dotted path of the offending value.",
+        "`code` `bad_input` and `field` the dotted path of the offending value. Input is "
+        "bounded to what a game uses (maps of at most 100 × 100, at most 30,000 values, "
+        "strings of 2,000 characters, numbers within ±1,000,000); a calculation that uses up "
+        "its CPU budget is 400 `too_complex`. Calculators have a throttle of their own "
+        "(`API_THROTTLE_CALCULATOR_ANON`, `API_THROTTLE_CALCULATOR_USER`).",
         request=OpenApiTypes.OBJECT,
         responses={200: OpenApiTypes.OBJECT, **_errors(400, 404)},
         examples=[OpenApiExample("dice commit", request_only=True, value={"seed": "abc"})],
@@ -557,7 +572,14 @@ class RulesCalculatorApi(APIView):
     def post(self, request: Request, ruleset: str, command: str) -> Response:
         calculator = _calculator(ruleset, command)
         try:
-            result = calculator(as_object(request.data, "input"))
+            check_input(request.data)
+            with cpu_budget():
+                result = calculator(as_object(request.data, "input"))
+        except CalculationTooLong:
+            return Response(error_body(
+                "too_complex", "This calculation needs more computing time than the server "
+                "gives one request; make the input smaller (or use `python -m rules` offline)."),
+                status=status.HTTP_400_BAD_REQUEST)
         except InputError as exc:
             return Response(error_body("bad_input", exc.message, exc.field or None),
                             status=status.HTTP_400_BAD_REQUEST)

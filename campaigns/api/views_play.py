@@ -28,6 +28,7 @@ from campaigns.api.serializers_play import (
     AttackPreviewSerializer,
     FortificationWithIdSerializer,
     ReachableSerializer,
+    SiegeTargetsSerializer,
 )
 from campaigns.api.views import (
     ON_BEHALF_OF_HELP,
@@ -199,6 +200,35 @@ class StackTargetsApi(APIView):
         rows = play.attack_targets(user=_user(request), campaign=campaign, stack=stack,
                                    on_behalf_of=_on_behalf_of(campaign, data))
         return Response(rows)
+
+
+class StackSiegeTargetsApi(APIView):
+    InputSerializer = OnBehalfOfSerializer
+
+    @extend_schema(
+        operation_id="campaigns_stacks_siege_targets",
+        summary="The fortifications your stack's siege units may strike, with the exact odds",
+        description="An enemy tower in the stack's hex, or an enemy wall hexside seen from "
+        "the hex across it (§4), each not yet at 0 hits; the damage over the 36 rolls of the "
+        "2d6, as the siege would roll it.",
+        parameters=[ON_BEHALF_OF_QUERY],
+        responses={200: SiegeTargetsSerializer, **PLAY_ERRORS},
+        examples=[OpenApiExample("a wall of J10 from I10", response_only=True, value={
+            "stack": 12, "hex": "I10", "targets": [{
+                "id": 9, "hex": "J10", "kind": "wall", "direction": "NW",
+                "description": "wall NW of J10", "owner": "opposition", "hits": None,
+                "starting_hits": None}],
+            "odds": {"siege_attack": 12, "cb": "6/5", "units": [31, 32],
+                     "damage": [{"damage": 7, "p": "1/36", "chance": 0.0278}],
+                     "expected_damage": {"p": "54/5", "value": 10.8}}})],
+    )
+    def get(self, request: Request, campaign_id: int, stack_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        stack = _stack(request, campaign, stack_id)
+        data = _input(self.InputSerializer, request.query_params)
+        result = play.siege_targets(user=_user(request), campaign=campaign, stack=stack,
+                                    on_behalf_of=_on_behalf_of(campaign, data))
+        return Response(SiegeTargetsSerializer(result).data)
 
 
 class AttackInputSerializer(OnBehalfOfSerializer):
@@ -526,41 +556,89 @@ class PopsBuyApi(APIView):
 
 
 class PopsShareApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class ShareSerializer(serializers.Serializer):
         membership = serializers.IntegerField(help_text="The alliance player's membership id.")
-        points = serializers.IntegerField(help_text="Pop points from the granted pool.")
+        points = serializers.IntegerField(min_value=-10**9, max_value=10**9,
+                                          help_text="Pop points from the granted pool.")
+
+    class InputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField(
+            required=False, help_text="The alliance player's membership id (one share).")
+        points = serializers.IntegerField(required=False, min_value=-10**9, max_value=10**9,
+                                          help_text="Pop points from the granted pool.")
+        shares = serializers.ListField(
+            child=serializers.DictField(), required=False, max_length=100,
+            help_text="Several shares at once, all or none: [{membership, points}].")
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            single = "membership" in attrs or "points" in attrs
+            if single == ("shares" in attrs):
+                raise serializers.ValidationError(
+                    "Give either membership and points, or shares.", code="invalid_field")
+            if single:
+                if "membership" not in attrs or "points" not in attrs:
+                    raise serializers.ValidationError(
+                        "Give both membership and points.", code="invalid_field")
+                attrs["shares"] = [{"membership": attrs["membership"],
+                                    "points": attrs["points"]}]
+                return attrs
+            checked = PopsShareApi.ShareSerializer(data=attrs["shares"], many=True)
+            checked.is_valid(raise_exception=True)
+            attrs["shares"] = checked.validated_data
+            if not attrs["shares"]:
+                raise serializers.ValidationError({"shares": "Name at least one share."})
+            return attrs
 
     class OutputSerializer(serializers.Serializer):
-        membership = serializers.IntegerField()
-        pop_points = serializers.CharField(help_text="That player's pop points now.")
+        class PlayerPointsSerializer(serializers.Serializer):
+            membership = serializers.IntegerField()
+            pop_points = serializers.CharField(help_text="That player's pop points now.")
+
+        membership = serializers.IntegerField(help_text="The first share's player.")
+        pop_points = serializers.CharField(help_text="The first share's player's points now.")
+        shares = PlayerPointsSerializer(many=True)
         pool = serializers.CharField(help_text="What is left to share.")
 
     @extend_schema(
         operation_id="campaigns_pops_share",
-        summary="Share granted pop points with a player (Chief Warlord, §5)",
+        summary="Share granted pop points with players (Chief Warlord, §5)",
         request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
         examples=[OpenApiExample("three", request_only=True,
-                                 value={"membership": 7, "points": 3})],
+                                 value={"membership": 7, "points": 3}),
+                  OpenApiExample("two players", request_only=True,
+                                 value={"shares": [{"membership": 7, "points": 30},
+                                                   {"membership": 8, "points": 30}]})],
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
         data = _input(self.InputSerializer, request.data)
-        if not Membership.objects.filter(campaign=campaign, pk=data["membership"]).exists():
+        shares: dict[int, int] = {}
+        for share in data["shares"]:
+            shares[share["membership"]] = shares.get(share["membership"], 0) + share["points"]
+        if Membership.objects.filter(campaign=campaign, pk__in=list(shares)).count() != len(
+                shares):
             raise Http404
-        points = pop_points_share(user=_user(request), campaign=campaign,
-                                  shares={data["membership"]: data["points"]})
+        points = pop_points_share(user=_user(request), campaign=campaign, shares=shares)
         campaign.refresh_from_db(fields=["pop_pool"])
+        first = next(iter(shares))
         return Response(self.OutputSerializer({
-            "membership": data["membership"],
-            "pop_points": _decimal(points[data["membership"]]),
+            "membership": first,
+            "pop_points": _decimal(points[first]),
+            "shares": [{"membership": pk, "pop_points": _decimal(points[pk])} for pk in shares],
             "pool": _decimal(campaign.pop_pool)}).data)
 
 
 # --- GM tools --------------------------------------------------------------------------------
 
 
+class GmPhaseSerializer(GmReasonSerializer):
+    expected_phase = serializers.IntegerField(
+        help_text="The id of the phase you mean to act on: refused (`phase_already_closed`) "
+        "when another phase is open by then, so a repeated request never acts twice.")
+
+
 class GmEndPhaseApi(APIView):
-    InputSerializer = GmReasonSerializer
+    InputSerializer = GmPhaseSerializer
     OutputSerializer = PhaseOpenedSerializer
 
     @extend_schema(
@@ -568,32 +646,38 @@ class GmEndPhaseApi(APIView):
         summary="End the open phase (GM); returns the phase that opens",
         description="The same service as `phase/end/`, which decides who may: the GM, or "
         "the Chief Warlord in the alliance's phases.",
-        request=GmReasonSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS},
+        request=GmPhaseSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS},
         examples=[OpenApiExample("deadline", request_only=True,
-                                 value={"reason": "Everyone has posted."})],
+                                 value={"expected_phase": 40,
+                                        "reason": "Everyone has posted."})],
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
         data = _input(self.InputSerializer, request.data)
-        phase = phase_end(user=_user(request), campaign=campaign, reason=data["reason"])
+        phase = phase_end(user=_user(request), campaign=campaign, reason=data["reason"],
+                          expected_phase=lookups.campaign_phase(
+                              campaign=campaign, phase_id=data["expected_phase"]))
         return Response(self.OutputSerializer(phase).data)
 
 
 class GmRevertApi(APIView):
-    InputSerializer = GmReasonSerializer
+    InputSerializer = GmPhaseSerializer
     OutputSerializer = PhaseOpenedSerializer
 
     @extend_schema(
         operation_id="campaigns_gm_revert",
         summary="Revert the game to the opening of the open phase (GM)",
-        request=GmReasonSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS},
+        request=GmPhaseSerializer, responses={200: PhaseOpenedSerializer, **WRITE_ERRORS},
         examples=[OpenApiExample("mistake", request_only=True,
-                                 value={"reason": "Misplaced opposition stack."})],
+                                 value={"expected_phase": 40,
+                                        "reason": "Misplaced opposition stack."})],
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = _campaign(request, campaign_id)
         data = _input(self.InputSerializer, request.data)
-        phase = phase_revert(user=_user(request), campaign=campaign, reason=data["reason"])
+        phase = phase_revert(user=_user(request), campaign=campaign, reason=data["reason"],
+                             expected_phase=lookups.campaign_phase(
+                                 campaign=campaign, phase_id=data["expected_phase"]))
         return Response(self.OutputSerializer(phase).data)
 
 
@@ -621,7 +705,8 @@ class GmUnflagApi(APIView):
 
 class GmPopPointsApi(APIView):
     class InputSerializer(serializers.Serializer):
-        points = serializers.IntegerField(help_text="At least 1.")
+        points = serializers.IntegerField(max_value=1_000_000,
+                                          help_text="At least 1, at most 1,000,000.")
 
     class OutputSerializer(serializers.Serializer):
         pool = serializers.CharField(help_text="The Chief Warlord's pool to share.")

@@ -14,7 +14,17 @@ from django.db.models import Count
 
 from accounts.models import User
 from campaigns.fetch import unit_stats
-from campaigns.models import Campaign, Membership, Role, SideKind, Unit, UnitType
+from campaigns.models import (
+    Campaign,
+    CampaignStatus,
+    Event,
+    EventKind,
+    Membership,
+    Role,
+    SideKind,
+    Unit,
+    UnitType,
+)
 from campaigns.services.common import membership_of
 from rules.erfworld.types import Special
 from rules.erfworld.units import (
@@ -130,7 +140,41 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
         "all_ready": bool(players) and all(m.army_ready_at is not None for m in players),
         "not_ready": [m.user.public_name for m in players if m.army_ready_at is None],
         "army": _army(viewer, campaign) if _is_alliance_player(viewer) else None,
+        "victory": victory_condition(campaign),
     }
+
+
+def _wins(name: str) -> str:
+    # "The Alliance wins", "The Knights win" (as the engine's own victory event says it).
+    return "win" if name.endswith("s") else "wins"
+
+
+def victory_condition(campaign: Campaign) -> dict[str, Any]:
+    """How the campaign is won, in the players' words, and once it is over who won and why
+    (from the campaign's finishing event)."""
+    alliance = campaign.sides.filter(kind=SideKind.ALLIANCE).first()
+    opposition = campaign.sides.filter(kind=SideKind.OPPOSITION).first()
+    a = alliance.name if alliance else "The alliance"
+    o = opposition.name if opposition else "The opposition"
+    if campaign.victory_hex:
+        condition = (f"{a} {_wins(a)} by capturing the fortification of {campaign.victory_hex}: "
+                     f"a stack of theirs in {campaign.victory_hex} with no enemy stack "
+                     f"left in it. {o} {_wins(o)} when no alliance unit is left, on the map or "
+                     "waiting to pop.")
+    else:
+        condition = (f"This scenario names no victory hex: {o} {_wins(o)} when no alliance unit is "
+                     "left; otherwise the GM decides when the campaign ends.")
+    finished = None
+    if campaign.status == CampaignStatus.FINISHED:
+        event = (Event.objects.filter(campaign=campaign, kind=EventKind.CAMPAIGN_FINISHED)
+                 .order_by("-pk").first())
+        finished = {
+            "winner": campaign.winner,
+            "summary": event.summary if event else f"The campaign is finished "
+            f"({campaign.winner} victory).",
+            "at": campaign.finished_at,
+        }
+    return {"hex": campaign.victory_hex or None, "condition": condition, "finished": finished}
 
 
 def unit_type_preview(

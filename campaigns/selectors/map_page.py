@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import F
+
 from accounts.models import User
 from campaigns.models import (
     Campaign,
+    Fortification,
     Membership,
     PhaseKind,
     PhaseStatus,
     Role,
     ScoutOrder,
+    SideKind,
     Unit,
     UnitType,
 )
@@ -44,7 +48,10 @@ def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
     - their membership (id, role, Chief Warlord flag) and pop points;
     - the scout orders of their side in the open scout phase (to show, edit and cancel);
     - their own unit types (what pops they may buy) and the scenario's pop hexes;
-    - pops their side bought that wait to appear (count per pop hex).
+    - pops their side bought that wait to appear (count per pop hex);
+    - for an alliance member: the Chief Warlord's pool of granted pop points still to share,
+      and for the Chief Warlord the alliance players to share it with (their points);
+    - the fortifications their side holds below their starting hits (what pop points repair).
     A non-member is refused by the caller (the page is a 404 for them).
     """
     membership = (
@@ -62,7 +69,7 @@ def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
             .order_by("pk")
         ]
     unit_types = [
-        {"id": t["id"], "name": t["name"], "cost": str(t["cost"])}
+        {"id": t["id"], "name": t["name"], "cost": format(t["cost"].normalize(), "f")}
         for t in UnitType.objects.filter(owner=membership).order_by("name")
         .values("id", "name", "cost")
     ]
@@ -74,6 +81,24 @@ def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
             .exclude(pop_hex="").values_list("pop_hex", flat=True)
         ):
             waiting[hex_label] = waiting.get(hex_label, 0) + 1
+    alliance = membership.side is not None and membership.side.kind == SideKind.ALLIANCE
+    players = []
+    if alliance and membership.is_chief_warlord:
+        players = [
+            {"membership": m.pk, "name": m.user.public_name,
+             "pop_points": format(m.pop_points.normalize(), "f")}
+            for m in Membership.objects.select_related("user")
+            .filter(campaign=campaign, role=Role.PLAYER, side=membership.side).order_by("pk")
+        ]
+    repairable = []
+    if side_id is not None:
+        repairable = [
+            {"id": f.pk, "hex": f.hex, "kind": f.kind, "direction": f.direction or None,
+             "hits": f.hits, "starting_hits": f.starting_hits}
+            for f in Fortification.objects.filter(campaign=campaign, owner_id=side_id,
+                                                  hits__lt=F("starting_hits"))
+            .order_by("hex", "kind", "direction")
+        ]
     return {
         "membership": membership.pk,
         "role": membership.role,
@@ -85,4 +110,7 @@ def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
         "unit_types": unit_types,
         "scout_orders": orders,
         "pops_waiting": [{"hex": h, "count": n} for h, n in sorted(waiting.items())],
+        "pop_pool": (format(campaign.pop_pool.normalize(), "f") if alliance else None),
+        "alliance_players": players,
+        "repairable": repairable,
     }

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from accounts.models import User
 from campaigns.errors import RuleViolationError
-from campaigns.fetch import board_for
+from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
     Campaign,
     Fortification,
@@ -29,14 +29,24 @@ from campaigns.models import (
 )
 from campaigns.selectors import _fortification, _stacks_with_units
 from campaigns.services.engine import Actor, acting, known_board, require_own, stack_units
-from campaigns.services.move_combat import _hex, _move_error, attack_setup, move_boards
+from campaigns.services.move_combat import (
+    _hex,
+    _move_error,
+    attack_setup,
+    move_boards,
+    siege_error,
+    siege_setup,
+)
+from rules.dice import FixedDice
 from rules.erfworld.combat import fraction_json
+from rules.erfworld.forts import FortificationError, besiege
 from rules.erfworld.movement import MovementError
 from rules.erfworld.movement import stack_path as rules_stack_path
 from rules.erfworld.movement import stack_reachable as rules_stack_reachable
 from rules.erfworld.odds import OddsError, combat_odds
 from rules.erfworld.types import SideKind as RulesSideKind
-from rules.hexgrid import format_label, parse_label
+from rules.erfworld.types import Special
+from rules.hexgrid import Direction, format_label, neighbor, parse_label
 
 # --- What a user may name ------------------------------------------------------------------
 
@@ -282,6 +292,77 @@ def attack_targets(
         for unit, unit_id in zip(row["units"], ids.get(row["id"], []), strict=True):
             unit.setdefault("id", unit_id)
     return rows
+
+
+def siege_targets(
+    *, user: User, campaign: Campaign, stack: Stack, on_behalf_of: Membership | None = None
+) -> dict[str, Any]:
+    """What `stack`'s siege units may strike now (§4): an enemy tower in its own hex, an
+    enemy wall hexside whose adjacent hex across it is the stack's hex, each not yet at 0;
+    and the exact odds of the damage, over the 36 rolls of the 2d6, computed by the rules'
+    own `besiege` from the same setup the siege service resolves. A fortification's hits are
+    given only when the side sees them now (it holds the fortification or stands in its
+    hex); elsewhere the map's knowledge (the last sighting) is what the side has. Refused
+    exactly as the siege would be; no die is rolled."""
+    actor, units = _commanding(user=user, campaign=campaign, stack=stack,
+                               on_behalf_of=on_behalf_of)
+    here = parse_label(stack.hex)
+    candidates = []
+    for fort in (Fortification.objects.filter(campaign=campaign, hits__gt=0)
+                 .exclude(owner=actor.side).select_related("owner")
+                 .order_by("hex", "kind", "direction")):
+        if fort.kind == "tower":
+            if fort.hex != stack.hex:
+                continue
+        elif neighbor(parse_label(fort.hex), Direction[fort.direction]) != here:
+            continue
+        candidates.append(fort)
+    if not any(unit_stats(u.unit_type).has(Special.SIEGE) for u in units):
+        raise RuleViolationError(
+            "Only units with the siege special can attack fortifications, and this stack "
+            "has none (§4).", code="no_siege_units")
+    targets = []
+    odds: dict[str, Any] | None = None
+    for fort in candidates:
+        setup = siege_setup(campaign=campaign, actor=actor, stack=stack, units=units, fort=fort)
+        if odds is None:
+            odds = _siege_odds(setup)
+        sees = fort.hex == stack.hex
+        targets.append({
+            "id": fort.pk, "hex": fort.hex, "kind": fort.kind,
+            "direction": fort.direction or None,
+            "description": setup.fortification.description,
+            "owner": fort.owner.kind if fort.owner is not None else None,
+            "hits": fort.hits if sees else None,
+            "starting_hits": fort.starting_hits if sees else None,
+        })
+    return {"stack": stack.pk, "hex": stack.hex, "targets": targets, "odds": odds}
+
+
+def _siege_odds(setup: Any) -> dict[str, Any]:
+    """The damage of a siege over the 36 equally likely rolls of the 2d6 (§4: RN)."""
+    counts: dict[int, int] = {}
+    first = None
+    for a in range(1, 7):
+        for b in range(1, 7):
+            try:
+                result = besiege(fortification=setup.fortification, units=setup.units,
+                                 dice=FixedDice([]), roll=(a, b),
+                                 chief_warlord_in_hex=setup.chief_warlord_in_hex)
+            except FortificationError as exc:
+                raise siege_error(exc) from exc
+            first = first or result
+            counts[result.damage] = counts.get(result.damage, 0) + 1
+    assert first is not None
+    expected = sum((Fraction(d * n, 36) for d, n in counts.items()), Fraction(0))
+    return {
+        "siege_attack": first.siege_attack,
+        "cb": _p(first.cb),
+        "units": [u.pk for u in setup.sieging],
+        "damage": [{"damage": d, "p": _p(Fraction(n, 36)), "chance": _chance(Fraction(n, 36))}
+                   for d, n in sorted(counts.items())],
+        "expected_damage": _exact(expected),
+    }
 
 
 def fortification_json(fortification: Fortification) -> dict[str, Any]:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
-
-from django.db import transaction
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError
@@ -23,7 +20,7 @@ from campaigns.models import (
     Side,
     SideKind,
 )
-from campaigns.notifications import deliver_notifications
+from campaigns.notifications import deliver_notifications, enqueue_after_commit
 from rules.dice import Roll, SeededDice, roll_records
 
 
@@ -34,7 +31,7 @@ def lock_campaign(campaign: Campaign) -> Campaign:
     broker that is down costs only the warm cache)."""
     from campaigns.tasks import warm_map_cache
 
-    transaction.on_commit(partial(warm_map_cache.delay, campaign.pk), robust=True)
+    enqueue_after_commit(warm_map_cache, campaign.pk)
     return Campaign.objects.select_for_update().get(pk=campaign.pk)
 
 
@@ -118,7 +115,7 @@ def notify(
     )
     ids = [n.pk for n in rows]
     if ids:
-        transaction.on_commit(partial(deliver_notifications, ids))
+        deliver_notifications(ids)
 
 
 def members_of(campaign: Campaign, *, side: Side | None = None, gm: bool = False) -> list[User]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from functools import partial
 
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
@@ -109,7 +108,7 @@ def _notify_mentions(post: Post, *, author: User) -> list[User]:
         for u in targets
     ])
     ids = [n.pk for n in rows]
-    transaction.on_commit(partial(deliver_notifications, ids))
+    deliver_notifications(ids)
     return targets
 
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from accounts.models import User
-from campaigns.errors import RuleViolationError
+from campaigns.errors import RuleViolationError, WrongStateError
 from campaigns.models import (
     Campaign,
     EventKind,
@@ -33,7 +33,9 @@ def _reason(reason: str) -> str:
 
 
 @transaction.atomic
-def phase_revert(*, user: User, campaign: Campaign, reason: str) -> Phase:
+def phase_revert(
+    *, user: User, campaign: Campaign, reason: str, expected_phase: Phase | None = None
+) -> Phase:
     """Put the game back exactly as it was when the open phase opened (its snapshot): units,
     stacks, fortifications, pop points. Events and dice rolls stay as the record, and the
     phase's dice numbering goes on (rolls are never re-used); the revert is an event."""
@@ -44,6 +46,10 @@ def phase_revert(*, user: User, campaign: Campaign, reason: str) -> Phase:
     require_running(campaign)
     reason = _reason(reason)
     phase = _open_phase_locked(campaign)
+    if expected_phase is not None and expected_phase.pk != phase.pk:
+        # The GM saw another phase: a repeated click must not revert the one that opened since.
+        raise WrongStateError("That phase has already been closed; the revert would put back "
+                              "another phase.", code="phase_already_closed")
     state = PhaseSnapshot.objects.get(phase=phase).state
     saved = state["restore"]
     units = {u["id"]: u for u in saved["units"]}

@@ -89,8 +89,17 @@ from rules.erfworld.movement import (
     step_problem,
     units_reached_by_commander,
 )
+from rules.erfworld.types import SideKind as RulesSideKind
 from rules.erfworld.types import Special
-from rules.hexgrid import Direction, HexLabelError, distance, format_label, neighbor, parse_label
+from rules.hexgrid import (
+    Direction,
+    Hex,
+    HexLabelError,
+    distance,
+    format_label,
+    neighbor,
+    parse_label,
+)
 
 
 def _hex(label: str, field: str) -> str:
@@ -169,6 +178,29 @@ def _own_stack(
     return campaign, actor, stack, units
 
 
+def _step(current: MovingStack, nxt: Hex, known: Board, side: RulesSideKind
+          ) -> tuple[MovingStack, int]:
+    """The stack one hex on, entered directly from its hex; MovementError as the service's
+    refusal when the rules refuse the step."""
+    try:
+        step = stack_path(stack=current, board=known, goal=nxt)
+    except MovementError as exc:
+        raise _move_error(exc) from exc
+    if step.hexes != (current.hex, nxt):
+        problem = step_problem(
+            movement_profile(current.members[0].stats), current.hex, nxt, known,
+            side=side, movement_left=0,
+        ) or f"{format_label(nxt)} cannot be entered directly from {format_label(current.hex)}."
+        raise _move_error(problem)
+    members = tuple(
+        replace(m, movement_used=m.movement_used + step.cost, all_on_road=step.all_on_road)
+        for m in current.members
+    )
+    return replace(current, hex=nxt, members=members,
+                   moved_after_fighting=current.moved_after_fighting or current.fought
+                   ), step.cost
+
+
 @transaction.atomic
 def stack_move(
     *,
@@ -204,32 +236,24 @@ def stack_move(
                                      field="path")
         planned = tuple(parse_label(_hex(h, "path")) for h in path)
 
+    # The whole move is checked first on the board as the mover knows it (no movement left,
+    # an intact wall, a hex it cannot enter …): a move that breaks a rule is refused before
+    # any hidden stack is consulted, so a refusal never depends on what the side cannot see.
+    current = moving
+    for nxt in planned:
+        current, _ = _step(current, nxt, known, side)
+    # Then it is made, stopping where a hidden enemy stack waits (an ambush, §3).
     enemy = real.stacks.get(other_side(side), frozenset())
     current = moving
     entered: list[str] = []
     cost = 0
     ambush_hex: str | None = None
     for nxt in planned:
-        if nxt in enemy and not known.has_enemy(nxt, side) and distance(current.hex, nxt) == 1:
+        if nxt in enemy and not known.has_enemy(nxt, side):
             ambush_hex = format_label(nxt)
             break
-        try:
-            step = stack_path(stack=current, board=known, goal=nxt)
-        except MovementError as exc:
-            raise _move_error(exc) from exc
-        if step.hexes != (current.hex, nxt):
-            problem = step_problem(
-                movement_profile(current.members[0].stats), current.hex, nxt, known,
-                side=side, movement_left=0,
-            ) or f"{format_label(nxt)} cannot be entered directly from {format_label(current.hex)}."
-            raise _move_error(problem)
-        members = tuple(
-            replace(m, movement_used=m.movement_used + step.cost, all_on_road=step.all_on_road)
-            for m in current.members
-        )
-        current = replace(current, hex=nxt, members=members,
-                          moved_after_fighting=current.moved_after_fighting or current.fought)
-        cost += step.cost
+        current, step_cost = _step(current, nxt, known, side)
+        cost += step_cost
         entered.append(format_label(nxt))
 
     start = stack.hex
@@ -705,6 +729,53 @@ def _rules_fortification(fort: Fortification) -> Tower | WallSide:
                     hits=fort.hits, starting_hits=fort.starting_hits)
 
 
+@dataclass(frozen=True)
+class SiegeSetup:
+    """A siege checked against §3–§4, ready for the rules' `besiege`: the fortification as
+    the rules see it, the stack's units that strike (siege units not yet used this turn, with
+    the commanders that lead them) and whether the Chief Warlord stands in the hex."""
+
+    fortification: Tower | WallSide
+    units: list[SiegeUnit]
+    sieging: list[Unit]
+    chief_warlord_in_hex: bool
+
+
+def siege_setup(
+    *, campaign: Campaign, actor: Actor, stack: Stack, units: list[Unit], fort: Fortification
+) -> SiegeSetup:
+    """The one construction the siege service resolves and the siege preview enumerates."""
+    if fort.owner_id == actor.side.pk:
+        raise RuleViolationError("That fortification is held by your own side.",
+                                 code="not_enemy")
+    fresh = [u for u in units if not u.has_attacked]
+    if any(unit_stats(u.unit_type).has(Special.SIEGE) for u in units) and not any(
+        unit_stats(u.unit_type).has(Special.SIEGE) for u in fresh
+    ):
+        raise RuleViolationError("Every siege unit of this stack has already attacked this "
+                                 "turn; each unit attacks at most once per turn (§3).",
+                                 code="already_attacked")
+    chief = chief_warlord_unit(campaign)
+    chief_id = chief.pk if chief else None
+    return SiegeSetup(
+        fortification=_rules_fortification(fort),
+        units=[SiegeUnit(unit=cu, hex=stack.hex)
+               for cu in combat_units(fresh, chief_warlord=chief_id)],
+        sieging=[u for u in fresh if unit_stats(u.unit_type).has(Special.SIEGE)],
+        chief_warlord_in_hex=bool(chief and chief.stack and chief.stack.hex == stack.hex
+                                  and chief.side_id == actor.side.pk
+                                  and chief_id not in {u.pk for u in fresh}),
+    )
+
+
+def siege_error(exc: FortificationError) -> RuleViolationError:
+    """The rules' refusal of a siege as the services' error, with its machine code."""
+    text = str(exc)
+    code = ("siege_position" if " in " in text and "not" in text and "attacked" in text
+            else "already_destroyed" if "already" in text else "no_siege_units")
+    return RuleViolationError(text, code=code, field="fortification")
+
+
 @transaction.atomic
 def fortification_besiege(
     *, user: User, campaign: Campaign, stack: Stack, fortification: Fortification,
@@ -721,38 +792,17 @@ def fortification_besiege(
     if fort is None:
         raise RuleViolationError("No such fortification.", code="invalid_field",
                                  field="fortification")
-    if fort.owner_id == actor.side.pk:
-        raise RuleViolationError("That fortification is held by your own side.",
-                                 code="not_enemy")
-    fresh = [u for u in units if not u.has_attacked]
-    if any(unit_stats(u.unit_type).has(Special.SIEGE) for u in units) and not any(
-        unit_stats(u.unit_type).has(Special.SIEGE) for u in fresh
-    ):
-        raise RuleViolationError("Every siege unit of this stack has already attacked this "
-                                 "turn; each unit attacks at most once per turn (§3).",
-                                 code="already_attacked")
-    chief = chief_warlord_unit(campaign)
-    chief_id = chief.pk if chief else None
+    setup = siege_setup(campaign=campaign, actor=actor, stack=stack, units=units, fort=fort)
     dice = phase_dice(actor.phase)
     try:
-        result = besiege(
-            fortification=_rules_fortification(fort),
-            units=[SiegeUnit(unit=cu, hex=stack.hex)
-                   for cu in combat_units(fresh, chief_warlord=chief_id)],
-            dice=dice,
-            chief_warlord_in_hex=bool(chief and chief.stack and chief.stack.hex == stack.hex
-                                      and chief.side_id == actor.side.pk
-                                      and chief_id not in {u.pk for u in fresh}),
-        )
+        result = besiege(fortification=setup.fortification, units=setup.units, dice=dice,
+                         chief_warlord_in_hex=setup.chief_warlord_in_hex)
     except FortificationError as exc:
-        text = str(exc)
-        code = ("siege_position" if " in " in text and "not" in text and "attacked" in text
-                else "already_destroyed" if "already" in text else "no_siege_units")
-        raise RuleViolationError(text, code=code) from exc
+        raise siege_error(exc) from exc
     rolls = store_phase_rolls(actor.phase, dice)
     fort.hits = result.fortification.hits
     fort.save(update_fields=["hits"])
-    sieging = [u for u in fresh if unit_stats(u.unit_type).has(Special.SIEGE)]
+    sieging = setup.sieging
     Unit.objects.filter(pk__in=[u.pk for u in sieging]).update(has_attacked=True)
     Stack.objects.filter(pk=stack.pk).update(fought=True)
     event = record_event(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -67,6 +68,20 @@ def _new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
+def _check_creation_rate(gm: User) -> None:
+    """At most CAMPAIGNS_PER_USER_PER_HOUR new campaigns an hour per user (one user once made
+    18 a second). The user's row is locked, so concurrent requests are counted one by one."""
+    limit = int(getattr(settings, "CAMPAIGNS_PER_USER_PER_HOUR", 10))
+    User.objects.select_for_update().filter(pk=gm.pk).first()
+    recent = Membership.objects.filter(
+        user=gm, role=Role.GM, campaign__created_at__gte=timezone.now() - timedelta(hours=1)
+    ).count()
+    if recent >= limit:
+        raise RuleViolationError(
+            f"You have created {recent} campaigns in the last hour; at most {limit} an hour. "
+            "Try again later.", code="campaign_limit")
+
+
 @transaction.atomic
 def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = "") -> Campaign:
     """A campaign in setup from a scenario file: sides, map, fortifications, the opposition.
@@ -74,6 +89,7 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
     The creating user becomes its GM. Opposition commanders' levels are rolled with the
     campaign's setup dice, like every commander's.
     """
+    _check_creation_rate(gm)
     scenario = load_scenario(scenario_key)
     defaults: dict[str, Any] = dict(settings.CAMPAIGN_DEFAULTS)
     defaults.update(scenario.settings)

@@ -97,7 +97,8 @@ def heal_both_sides(*, campaign: Campaign, phase: Phase, actor: User | None) -> 
     names = {u.pk: u.name for u in units}
     return record_event(
         campaign=campaign, kind=EventKind.HEALING, actor=actor, phase=phase,
-        summary=f"Healing: {len(changed)} units with partial hits are restored to full."
+        summary=(f"Healing: {len(changed)} unit{'' if len(changed) == 1 else 's'} with partial "
+                 f"hits {'is' if len(changed) == 1 else 'are'} restored to full.")
         if changed else "Healing: no unit had partial hits.",
         payload={"healed": [{"unit": pk, "name": names[pk], "restored": n}
                             for pk, n in healed.items()]},
@@ -129,9 +130,18 @@ def close_acting_phase(
         payload={"dice_seed": phase.dice_seed, "dice_commitment": phase.dice_commitment},
     )
     if healing is not None:
-        # The move/combat phase's closing report (healing) goes to the alliance and the GM.
-        notify(event=closed,
-               users=members_of(campaign, side=side_of(campaign, SideKind.ALLIANCE), gm=True),
+        # The move/combat phase's closing report (healing) goes to the alliance and the GM,
+        # each told only of what they may know: the alliance counts its own units (a healed
+        # opposition unit may be one it has never seen).
+        alliance = side_of(campaign, SideKind.ALLIANCE)
+        healed_ids = [h["unit"] for h in healing.payload["healed"]]
+        ours = Unit.objects.filter(pk__in=healed_ids, side=alliance).count()
+        own_summary = (f"Healing: {ours} of your side's units with partial hits "
+                       f"{'is' if ours == 1 else 'are'} restored to full." if ours
+                       else "Healing: no unit of your side had partial hits.")
+        notify(event=closed, users=members_of(campaign, side=alliance),
+               message=f"{closed.summary} {own_summary}", kind=NotificationKind.PHASE_CLOSED)
+        notify(event=closed, users=members_of(campaign, gm=True),
                message=f"{closed.summary} {healing.summary}", kind=NotificationKind.PHASE_CLOSED)
     campaign.version += 1
     campaign.save(update_fields=["version"])

@@ -199,20 +199,26 @@ def _resume(user: User, campaign: Campaign, post: Any) -> str:
     return "The campaign is running again."
 
 
-def _end_phase(user: User, campaign: Campaign, post: Any) -> str:
-    # The phase the GM saw: a click must never close the phase that opened after it.
+def _expected_phase(campaign: Campaign, post: Any) -> Phase:
+    # The phase the GM saw: a click must never act on the phase that opened after it.
     expected = Phase.objects.filter(
         campaign=campaign, pk=_int(post, "phase", "The phase")
     ).first()
     if expected is None:
         raise RuleViolationError("That phase is not a phase of this campaign.",
                                  code="invalid_field", field="phase")
+    return expected
+
+
+def _end_phase(user: User, campaign: Campaign, post: Any) -> str:
+    expected = _expected_phase(campaign, post)
     phase = phase_end(user=user, campaign=campaign, reason=_reason(post), expected_phase=expected)
     return f"Phase ended; now turn {phase.turn.number}: {phase.get_kind_display()}."
 
 
 def _revert(user: User, campaign: Campaign, post: Any) -> str:
-    phase = phase_revert(user=user, campaign=campaign, reason=_reason(post))
+    phase = phase_revert(user=user, campaign=campaign, reason=_reason(post),
+                         expected_phase=_expected_phase(campaign, post))
     return (f"The campaign is back as it was when turn {phase.turn.number}'s "
             f"{phase.get_kind_display().lower()} opened.")
 

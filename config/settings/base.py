@@ -36,6 +36,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages and API answers (whitenoise serves static files precompressed, before this).
     "django.middleware.gzip.GZipMiddleware",
@@ -43,6 +44,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A retried API write with the same Idempotency-Key answers the first result.
+    "campaigns.api.idempotency.IdempotencyKeyMiddleware",
     "accounts.middleware.UserTimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -62,6 +65,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaigns.context_processors.unread_notifications",
             ],
         },
     },
@@ -87,6 +91,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "account_login"
+
+# Behind a TLS proxy every client looks like the proxy: the number of proxies of ours in front
+# of the server (0: none; 1 behind one nginx/Caddy) says which X-Forwarded-For entry is the
+# client, for the API's throttles, the login rate limits and the Idempotency-Key. A client's
+# own X-Forwarded-For entries are never trusted beyond that count.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
@@ -167,6 +178,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
 
 # --- Campaigns: defaults of a new campaign's settings (each campaign stores its own copy;
 # a scenario may override them).
+# New campaigns one user may create in an hour.
+CAMPAIGNS_PER_USER_PER_HOUR = env.int("CAMPAIGNS_PER_USER_PER_HOUR", default=10)
 CAMPAIGN_DEFAULTS = {
     "phase_hours": 72,
     "points_budget": 500,
@@ -211,10 +224,21 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env("API_THROTTLE_ANON", default="60/minute"),
         "user": env("API_THROTTLE_USER", default="600/minute"),
+        # The rules calculators take CPU: anonymous callers get a budget of their own.
+        "calculator_anon": env("API_THROTTLE_CALCULATOR_ANON", default="20/minute"),
+        "calculator_user": env("API_THROTTLE_CALCULATOR_USER", default="120/minute"),
     },
+    "DEFAULT_PARSER_CLASSES": [
+        "campaigns.api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "campaigns.api.schema.AutoSchema",
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "EXCEPTION_HANDLER": "campaigns.api.errors.api_exception_handler",
 }
+# CPU seconds one rules calculation may use over HTTP (0: no limit); past it, 400 too_complex.
+API_CALCULATOR_CPU_SECONDS = env.float("API_CALCULATOR_CPU_SECONDS", default=2.0)
 # OpenAPI 3 at /api/schema/; Swagger UI and Redoc load their assets from this server
 # (drf-spectacular-sidecar), never from a CDN.
 SPECTACULAR_SETTINGS = {

@@ -31,5 +31,5 @@ EMAIL_TIMEOUT = 10
 # One cache for all gunicorn workers (the API's throttle counters live in it): with a cache
 # per process each caller could make the throttle rate once per worker.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    CACHES = {"default": {"BACKEND": "config.cache.FailOpenRedisCache",
                           "LOCATION": REDIS_URL, "KEY_PREFIX": "warcamp"}}

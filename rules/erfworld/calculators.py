@@ -18,6 +18,9 @@ from rules.jsonio import (
 )
 from rules.registry import Calculator
 
+# The largest map a campaign may have (100 × 100 hexes): the calculators take no larger one.
+MAX_MAP_SIDE = 100
+
 
 def cost(data: JSONObject) -> dict[str, object]:
     """{"hits", "attack", "defence", "move", "specials"} → cost, class, validity, errors."""
@@ -93,8 +96,8 @@ def path(data: JSONObject) -> dict[str, object]:
             for label, t in _str_map(raw_map, "towers", "map").items()
         }
         board = boards.board_from_labels(
-            cols=get_int(raw_map, "cols", "map", minimum=1, maximum=702),
-            rows=get_int(raw_map, "rows", "map", minimum=1, maximum=10_000),
+            cols=get_int(raw_map, "cols", "map", minimum=1, maximum=MAX_MAP_SIDE),
+            rows=get_int(raw_map, "rows", "map", minimum=1, maximum=MAX_MAP_SIDE),
             terrain={k: str(v) for k, v in _str_map(raw_map, "terrain", "map").items()},
             towers=towers,
             walls={k: {d: get_int(as_object(v, f"map.walls.{k}"), d, f"map.walls.{k}", minimum=0)

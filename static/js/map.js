@@ -792,7 +792,10 @@ export function mountMap(element, data, options = {}) {
           commandable ? h("label", {},
             h("input", { type: "checkbox", class: "split-pick", value: u.id, "data-key": `split-${u.id}`,
               "aria-label": `Split off ${u.name}` }), " ", u.name) : u.name,
-          u.commander_level ? h("span", { class: "muted", text: ` (commander level ${u.commander_level})` }) : null),
+          u.commander_level ? h("span", { class: "muted", text: ` (commander level ${u.commander_level})` }) : null,
+          u.mount ? h("span", { class: "muted rides", text: ` rides ${(stack.units.find((m) => m.id === u.mount) || {}).name || "a mount"}` }) : null,
+          u.mount && commandable ? h("button", { type: "button", class: "link", "data-key": `dismount-${u.id}`,
+            onclick: () => tools.dismount(stack, u), text: "Dismount" }) : null),
         h("td", { text: u.unit_type }),
         h("td", { text: u.hits !== undefined ? `${u.current_hits}/${u.hits}` : String(u.current_hits) }),
       ];
@@ -1403,7 +1406,146 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
       else page.pops_waiting.push({ hex, count });
       tool = null;
       result = { text: `Bought ${count} × ${typeName}; they appear in ${hex} at the next scout phase.` };
-      redraw();
+      await refresh(getSelected(), { reloadTools: true });
+    });
+  }
+
+  // --- Siege (§4) ---
+  function hasSiege(stack) {
+    return stack.units.some((u) => hasSpecial(u, "siege"));
+  }
+
+  function siegeReason(stack) {
+    if (!stack.units.some((u) => hasSpecial(u, "siege") && !u.has_attacked)) {
+      return "Every siege unit of this stack has already attacked this turn; each unit attacks at most once per turn (§3).";
+    }
+    return null;
+  }
+
+  function startSiege(stack) {
+    tool = { kind: "siege", stackId: stack.id, data: null, target: null };
+    result = null;
+    run("siege", async () => {
+      tool.data = await api("GET", `stacks/${stack.id}/siege/targets/`);
+      if (!tool.data.targets.length) {
+        throw new ApiError(`No enemy fortification is in reach from ${stack.hex}: a tower is struck from its own hex, a wall hexside from the hex across it (§4).`, "no_targets");
+      }
+      tool.target = tool.data.targets[0];
+    });
+  }
+
+  // The hits the side knows of a fortification: seen now (the siege answer), else the map's.
+  function knownFortHits(target) {
+    if (target.hits !== null && target.hits !== undefined) return { hits: target.hits, of: target.starting_hits, turn: null };
+    const f = (model().fortsAt.get(target.hex) || []).find((g) => g.kind === target.kind && (g.direction || null) === (target.direction || null));
+    if (f && f.hits !== null && f.hits !== undefined) return { hits: f.hits, of: f.starting_hits, turn: f.seen_turn ?? null };
+    return null;
+  }
+
+  function fortLabel(target) {
+    const known = knownFortHits(target);
+    const hits = known ? `${known.hits}/${known.of} hits${known.turn ? ` (seen T${known.turn})` : ""}` : "hits unknown";
+    return `${titleCase(target.description)} (${hits})`;
+  }
+
+  function confirmSiege() {
+    const { stackId, target } = tool;
+    run("siege", async () => {
+      const data = await api("POST", `stacks/${stackId}/siege/`, { fortification: target.id });
+      tool = null;
+      const r = data.report || {};
+      const f = data.fortification || {};
+      const state = f.hits === 0 ? (f.kind === "tower" ? " It is destroyed." : " The hexside is breached.") : "";
+      result = {
+        text: `Siege of ${target.description}: ${plural(r.damage, "hit")} of damage, ${r.hits_before} → ${r.hits_after} hits.${state}`,
+        event: data.event,
+        explanation: r.explanation || null,
+      };
+      await refresh(stackId, { reloadTools: true });
+    });
+  }
+
+  function siegePanel(stack) {
+    const box = h("section", { class: "tool-panel", "aria-label": "Siege" }, h("h4", { text: "Siege" }));
+    const data = tool.data;
+    if (!data) box.append(h("p", { text: busy ? "Finding the fortifications in reach…" : "" }));
+    else if (data.targets.length) {
+      box.append(h("p", { text: "Choose the fortification to strike (a tower from its own hex, a wall hexside from the hex across it, §4):" }),
+        h("div", { class: "targets", role: "group", "aria-label": "Fortifications in reach" }, data.targets.map((t) => button(
+          fortLabel(t), `siege-target-${t.id}`, () => { tool.target = t; renderPanel(); },
+          { "aria-pressed": tool.target && tool.target.id === t.id ? "true" : "false" }))));
+      const o = data.odds;
+      if (o && tool.target) {
+        const known = knownFortHits(tool.target);
+        const breach = known ? o.damage.filter((d) => d.damage >= known.hits).reduce((a, d) => a + d.chance, 0) : null;
+        const what = tool.target.kind === "tower" ? "destroys the tower" : "breaches the hexside";
+        box.append(h("div", { class: "odds siege-odds" },
+          h("p", { class: "odds-summary", text:
+            `Siege attack ${o.siege_attack} × CB ${o.cb} × RN (2d6 + 8) / 20: expected ≈ ${o.expected_damage.value.toFixed(1)} damage (exactly ${o.expected_damage.p}).` +
+            (breach !== null ? ` Chance it ${what}${known.turn ? ` (hits as seen T${known.turn})` : ""}: ${(breach * 100).toFixed(1)} %.` : " Its hits are unknown to your side: scout its hex first to know them.") }),
+          oddsChart("Damage to the fortification", o.damage.map((d) => ({ hits: d.damage, p: d.p, chance: d.chance })), "on-defender")));
+        box.append(button("Confirm siege", "siege-confirm", confirmSiege, { class: "primary" }));
+      }
+    }
+    box.append(button("Cancel", "siege-cancel", cancel), errorNote(errors.siege, "siege"));
+    return box;
+  }
+
+  // --- Mount and dismount (§2 mounts) ---
+  function startMount(stack) {
+    tool = { kind: "mount", stackId: stack.id };
+    result = null;
+    setError("mount", null);
+    renderPanel();
+  }
+
+  function mountPanel(stack) {
+    const box = h("section", { class: "tool-panel", "aria-label": "Mount" }, h("h4", { text: "Mount" }));
+    const carriers = stack.units.filter((u) => !u.mount);
+    const riders = stack.units.filter((u) => !u.mount && !stack.units.some((r) => r.mount === u.id));
+    const select = h("select", { "data-key": "mount-select", "aria-label": "Mount" },
+      carriers.map((u) => h("option", { value: u.id, text: `${u.name} (${u.unit_type}, hits ${u.hits}, move ${u.move}${hasSpecial(u, "flying") ? ", flying" : ""})` })));
+    const ticks = h("fieldset", { class: "riders" }, h("legend", { text: "Riders" }),
+      riders.map((u) => h("label", { class: "check" },
+        h("input", { type: "checkbox", value: u.id, "data-key": `rider-${u.id}` }), ` ${u.name} (hits ${u.hits})`)));
+    box.append(h("p", { class: "muted", text: "A mount carries riders whose starting hits add up to at most half its own hits; heavy units (hits over 7) cannot ride. Riders move with the mount's move, class and flying." }),
+      h("label", { class: "field" }, "Mount ", select), ticks,
+      button("Mount the ticked riders", "mount-confirm", () => {
+        const picked = [...ticks.querySelectorAll("input:checked")].map((el) => Number(el.value));
+        const mount = Number(select.value);
+        if (!picked.length) {
+          setError("mount", "Tick the riders first.");
+          renderPanel();
+          return;
+        }
+        run("mount", async () => {
+          await api("POST", "mount/", { riders: picked, mount });
+          tool = null;
+          const name = (stack.units.find((u) => u.id === mount) || {}).name || "the mount";
+          result = { text: `${plural(picked.length, "rider")} now ${picked.length === 1 ? "rides" : "ride"} ${name}.` };
+          await refresh(stack.id);
+        });
+      }, { class: "primary" }),
+      button("Cancel", "mount-cancel", cancel), errorNote(errors.mount, "mount"));
+    return box;
+  }
+
+  function dismount(stack, unit) {
+    run("mount", async () => {
+      await api("POST", "mount/", { riders: [unit.id], mount: null });
+      result = { text: `${unit.name} dismounted.` };
+      await refresh(stack.id);
+    });
+  }
+
+  // --- Pop points: the Chief Warlord's pool, repairs (§4, §5) ---
+  function repairFort(fort, input) {
+    const hits = Number(input.value);
+    run(`repair-${fort.id}`, async () => {
+      const data = await api("POST", `fortifications/${fort.id}/repair/`, { hits });
+      const f = data.fortification || {};
+      result = { text: `Repaired the ${fort.kind === "tower" ? "tower" : `wall ${fort.direction}`} of ${fort.hex} by ${plural(hits, "hit")} for ${plural(hits, "pop point")}: now ${f.hits}/${f.starting_hits} hits.` };
+      await refresh(getSelected(), { reloadTools: true });
     });
   }
 
@@ -1480,9 +1622,23 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
       parts.push(h("div", { class: "stack-actions", role: "group", "aria-label": "Orders for this stack" },
         button("Move…", "move", () => startMove(stack)),
         button("Attack…", "attack", () => startAttack(stack)),
+        hasSiege(stack) ? button("Siege…", "siege", () => startSiege(stack), siegeReason(stack)
+          ? { disabled: true, title: siegeReason(stack), "aria-describedby": `siege-why-${stack.id}` } : {}) : null,
+        stack.units.length > 1 ? button("Mount…", "mount", () => startMount(stack)) : null,
         button("Split off ticked units", "split", () => split(stack)),
         others.map((o) => button(`Merge stack in ${o.hex} (${plural(unitCount(o), "unit")}) into this`, `merge-${o.id}`, () => merge(stack, o)))));
+      if (hasSiege(stack) && siegeReason(stack)) {
+        parts.push(h("p", { class: "muted disabled-why", id: `siege-why-${stack.id}`, text: `Siege: ${siegeReason(stack)}` }));
+      }
+      if (result) {
+        parts.push(resultBox());
+        result.shownInStack = true;
+      }
       for (const key of ["split", "merge", "reorder"]) parts.push(errorNote(errors[key], key));
+      if (tool && tool.stackId === stack.id && tool.kind === "siege") parts.push(siegePanel(stack));
+      else parts.push(errorNote(errors.siege, "siege"));
+      if (tool && tool.stackId === stack.id && tool.kind === "mount") parts.push(mountPanel(stack));
+      else parts.push(errorNote(errors.mount, "mount"));
       if (tool && tool.stackId === stack.id && tool.kind === "move") parts.push(movePanel(stack));
       else parts.push(errorNote(errors.move, "move"));
       if (tool && tool.stackId === stack.id && tool.kind === "attack") parts.push(attackPanel(stack));
@@ -1589,43 +1745,125 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
   }
 
   function popsPanel() {
+    const v = viewer();
+    if (v.role !== "player" || v.side !== "alliance") return null;
     const types = page.unit_types || [];
-    if (viewer().role !== "player" || viewer().side !== "alliance" || !types.length || !(page.pop_hexes || []).length) return null;
+    const points = Number(page.pop_points || 0);
     const box = h("section", { class: "tool-panel pops", "aria-label": "Pops" }, h("h4", { text: "Pops" }),
-      h("p", { text: `Pop points: ${page.pop_points}.` + (page.pops_waiting.length
+      h("p", { "data-pop-points": page.pop_points, text: `Your pop points: ${page.pop_points}.` + ((page.pops_waiting || []).length
         ? ` Waiting to appear: ${page.pops_waiting.map((p) => `${p.count} in ${p.hex}`).join(", ")}.` : "") }));
-    if (!tool || tool.kind !== "pops") {
-      box.append(button("Buy pops…", "pops-start", startPops));
-    } else {
-      const form = h("form", { class: "pops-form", onsubmit: (e) => { e.preventDefault(); buyPops(form); } },
-        h("label", { class: "field" }, "Unit type ", h("select", { name: "unit_type", "data-key": "pops-type" },
-          types.map((t) => h("option", { value: t.id, text: `${t.name} (${t.cost} points each)` })))),
-        h("label", { class: "field" }, "How many ", h("input", { name: "count", type: "number", min: "1", value: "1", "data-key": "pops-count" })),
-        h("label", { class: "field" }, "Pop hex (or click one on the map) ", h("select", { name: "hex", "data-key": "pops-hex",
-          onchange: (e) => { tool.hex = e.target.value; redrawOverlay(); } },
-          (page.pop_hexes || []).map((hx) => h("option", { value: hx, selected: hx === tool.hex, text: hx })))),
-        h("button", { type: "submit", class: "primary", "data-key": "pops-buy", disabled: busy, text: "Buy" }),
-        button("Cancel", "pops-cancel", cancel));
-      box.append(form);
+    const priced = types.filter((t) => Number(t.cost) > 0);
+    if (priced.length) {
+      box.append(h("p", { class: "can-buy", text: points > 0
+        ? "Enough for up to: " + priced.map((t) => `${Math.floor(points / Number(t.cost))} × ${t.name} (${t.cost} points each)`).join(", ") + "."
+        : "Pops cost: " + priced.map((t) => `${t.name} ${t.cost}`).join(", ") + " points each." }));
     }
-    box.append(errorNote(errors.pops, "pops"));
+    if (types.length && (page.pop_hexes || []).length) {
+      if (!tool || tool.kind !== "pops") {
+        const cheapest = Math.min(...types.map((t) => Number(t.cost)));
+        box.append(button("Buy pops…", "pops-start", startPops, points < cheapest
+          ? { disabled: true, title: `Not enough pop points: the cheapest of your unit types costs ${cheapest}.` } : {}));
+        if (points < cheapest) box.append(h("p", { class: "muted disabled-why", text: `Buying pops needs at least ${cheapest} pop points (your cheapest unit type).` }));
+      } else {
+        const form = h("form", { class: "pops-form", onsubmit: (e) => { e.preventDefault(); buyPops(form); } },
+          h("label", { class: "field" }, "Unit type ", h("select", { name: "unit_type", "data-key": "pops-type" },
+            types.map((t) => h("option", { value: t.id, text: `${t.name} (${t.cost} points each)` })))),
+          h("label", { class: "field" }, "How many ", h("input", { name: "count", type: "number", min: "1", value: "1", "data-key": "pops-count" })),
+          h("label", { class: "field" }, "Pop hex (or click one on the map) ", h("select", { name: "hex", "data-key": "pops-hex",
+            onchange: (e) => { tool.hex = e.target.value; redrawOverlay(); } },
+            (page.pop_hexes || []).map((hx) => h("option", { value: hx, selected: hx === tool.hex, text: hx })))),
+          h("button", { type: "submit", class: "primary", "data-key": "pops-buy", disabled: busy, text: "Buy" }),
+          button("Cancel", "pops-cancel", cancel));
+        box.append(form);
+      }
+      box.append(errorNote(errors.pops, "pops"));
+    }
+    box.append(poolPart(), repairPart(points));
+    return box;
+  }
+
+  // The Chief Warlord's pool of granted pop points: every alliance player sees it; the Chief
+  // Warlord shares it (§5).
+  function poolPart() {
+    if (page.pop_pool === null || page.pop_pool === undefined) return null;
+    const pool = Number(page.pop_pool);
+    const part = h("div", { class: "pop-pool" }, h("h5", { text: "Granted pop points" }));
+    if (!page.is_chief_warlord) {
+      part.append(h("p", { "data-pop-pool": page.pop_pool, text: `The Chief Warlord holds ${plural(pool, "pop point")} granted by the GM to share.` }));
+      return part;
+    }
+    part.append(h("p", { "data-pop-pool": page.pop_pool, text: pool > 0
+      ? `You hold ${plural(pool, "pop point")} granted by the GM. Share them among the alliance's players (what you keep stays in the pool).`
+      : "No granted pop points to share: the GM grants them each turn." }));
+    if (pool > 0) {
+      const form = h("form", { class: "share-form", onsubmit: (e) => { e.preventDefault(); shareAll(form); } },
+        (page.alliance_players || []).map((p) => h("label", { class: "field" }, `${p.name} (has ${p.pop_points}) `,
+          h("input", { type: "number", min: "0", max: String(Math.floor(pool)), value: "0", name: `share-${p.membership}`,
+            "data-key": `share-${p.membership}`, "data-membership": p.membership }))),
+        h("button", { type: "submit", class: "primary", "data-key": "share-confirm", disabled: busy, text: "Share" }));
+      part.append(form);
+    }
+    part.append(errorNote(errors.share, "share"));
+    return part;
+  }
+
+  function shareAll(form) {
+    const shares = [...form.querySelectorAll("[data-membership]")]
+      .map((el) => ({ membership: Number(el.dataset.membership), points: Number(el.value) }))
+      .filter((s) => s.points !== 0);
+    if (!shares.length) {
+      setError("share", "Enter the points to give to at least one player.");
+      renderPanel();
+      return;
+    }
+    run("share", async () => {
+      const data = await api("POST", "pops/share/", { shares });
+      const names = new Map((page.alliance_players || []).map((p) => [p.membership, p.name]));
+      result = { text: `Shared: ${shares.map((s) => `${names.get(s.membership) || "a player"} ${s.points}`).join(", ")}; ${data.pool} left in the pool.` };
+      await refresh(getSelected(), { reloadTools: true });
+    });
+  }
+
+  // Fortifications the side holds below their starting hits: 1 pop point per hit (§4).
+  function repairPart(points) {
+    const forts = page.repairable || [];
+    if (!forts.length) return null;
+    const why = phaseKind() === "opposition" ? "Repairs are made in the alliance's phases, not in the opposition phase."
+      : points < 1 ? "You have no pop points: the Chief Warlord shares those the GM grants." : null;
+    const part = h("div", { class: "repairs" }, h("h5", { text: "Repair fortifications (1 pop point per hit)" }));
+    for (const f of forts) {
+      const missing = f.starting_hits - f.hits;
+      const input = h("input", { type: "number", min: "1", max: String(Math.min(missing, Math.floor(points)) || 1),
+        value: String(Math.max(1, Math.min(missing, Math.floor(points)))), "data-key": `repair-hits-${f.id}`,
+        "aria-label": `Hits to repair on the ${f.kind === "tower" ? "tower" : `wall ${f.direction}`} of ${f.hex}` });
+      part.append(h("div", { class: "repair-row" },
+        h("span", { text: `${f.kind === "tower" ? "Tower" : `Wall ${f.direction}`} of ${f.hex}: ${f.hits}/${f.starting_hits} hits ` }),
+        input, button("Repair", `repair-${f.id}`, () => repairFort(f, input), why ? { disabled: true, title: why } : {}),
+        errorNote(errors[`repair-${f.id}`], `repair-${f.id}`)));
+    }
+    if (why) part.append(h("p", { class: "muted disabled-why", text: why }));
+    return part;
+  }
+
+  // The last action's result (or its report link), shown right under the orders of the stack
+  // it concerns, else at the top of the tools' part: where the person is looking.
+  function resultBox() {
+    const link = result.event && page.report_url
+      ? h("a", { href: page.report_url.replace("{event}", String(result.event)), text: "Open the full report" }) : null;
+    const box = h("div", { class: "map-result", role: "status" }, h("p", { text: result.text }), link);
+    const explanation = Array.isArray(result.explanation) ? result.explanation
+      : result.explanation ? [String(result.explanation)] : [];
+    if (explanation.length) {
+      box.append(h("details", {}, h("summary", { text: "How it was resolved" }),
+        h("ul", {}, explanation.map((line) => h("li", { text: typeof line === "string" ? line : JSON.stringify(line) })))));
+    }
     return box;
   }
 
   function panelParts() {
     const parts = [];
-    if (result) {
-      const link = result.event && page.report_url
-        ? h("a", { href: page.report_url.replace("{event}", String(result.event)), text: "Open the full report" }) : null;
-      const box = h("div", { class: "map-result", role: "status" }, h("p", { text: result.text }), link);
-      const explanation = Array.isArray(result.explanation) ? result.explanation
-        : result.explanation ? [String(result.explanation)] : [];
-      if (explanation.length) {
-        box.append(h("details", {}, h("summary", { text: "How it was resolved" }),
-          h("ul", {}, explanation.map((line) => h("li", { text: typeof line === "string" ? line : JSON.stringify(line) })))));
-      }
-      parts.push(box);
-    }
+    if (result && !result.shownInStack) parts.push(resultBox());
+    if (result) result.shownInStack = false;
     parts.push(popsPanel());
     return parts;
   }
@@ -1639,6 +1877,7 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
     click,
     cancel,
     reorder,
+    dismount,
     busyWithMap: () => Boolean(tool),
     selectionChanged() {
       const s = selectedStack();

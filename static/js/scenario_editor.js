@@ -537,6 +537,8 @@ function init() {
   renderMap();
   renderTypes();
 
+  // The settings form is never sent: its fields are read as they change.
+  el("sc-form").addEventListener("submit", (e) => e.preventDefault());
   el("sc-form").addEventListener("change", onFormChange);
   el("sc-form").addEventListener("input", onFormChange);
   el("sc-resize").addEventListener("click", resize);

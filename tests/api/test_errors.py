@@ -123,3 +123,38 @@ def test_an_unknown_api_path_is_404_with_the_error_body(method):
     assert (response.status_code, response.json()) == (
         404, {"code": "not_found", "detail": "Not found.", "field": None}
     )
+
+
+def test_an_unexpected_error_is_a_json_500_and_logged(caplog):
+    status, body = handled(RuntimeError("boom"))
+    assert (status, body, [r.message for r in caplog.records]) == (
+        500, {"code": "server_error", "field": None, "detail": "The server failed to answer "
+              "this request; nothing was changed. Try again later."},
+        ["API request failed: boom"])
+
+
+def test_a_number_the_database_cannot_store_is_400():
+    from django.db import DataError
+
+    assert handled(DataError("integer out of range")) == (400, {
+        "code": "out_of_range", "field": None, "detail": "A number in the request is out of "
+        "range."})
+
+
+def test_huge_numbers_in_requests_are_400_never_a_server_error():
+    from campaigns.services.forum import threads_ensure
+    from tests.factories import started_campaign_factory
+
+    campaign, gm, (player,) = started_campaign_factory(players=1)
+    thread = threads_ensure(campaign=campaign)[0]
+    gm_client, player_client = APIClient(), APIClient()
+    gm_client.force_authenticate(gm)
+    player_client.force_authenticate(player.user)
+    base = f"/api/v1/campaigns/{campaign.pk}/"
+    grant = gm_client.post(base + "gm/pop-points/", {"points": 2 ** 63}, format="json")
+    marker = player_client.post(base + f"threads/{thread.pk}/read/", {"post": 2 ** 63},
+                                format="json")
+    unit = player_client.post(base + "mount/", {"riders": [2 ** 63], "mount": None},
+                              format="json")
+    assert [(r.status_code, r.json()["code"]) for r in (grant, marker, unit)] == [
+        (400, "max_value"), (400, "out_of_range"), (404, "not_found")]

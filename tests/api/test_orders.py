@@ -221,11 +221,24 @@ def test_ending_an_already_closed_phase_is_400(client_for):
 
 def test_the_chief_warlord_cannot_end_while_players_are_not_done(client_for):
     campaign, _, (cw, p2, p3) = started_campaign_factory()
-    response = client_for(cw.user).post(url(campaign, "phase/end/"), {}, format="json")
+    response = client_for(cw.user).post(url(campaign, "phase/end/"),
+                                        {"expected_phase": open_phase(campaign).pk},
+                                        format="json")
     assert (response.status_code, response.json()["code"]) == (400, "players_not_done")
 
 
 def test_a_plain_player_cannot_end_the_phase(client_for):
     campaign, _, (_cw, p2, _p3) = started_campaign_factory()
-    response = client_for(p2.user).post(url(campaign, "phase/end/"), {}, format="json")
+    response = client_for(p2.user).post(url(campaign, "phase/end/"),
+                                        {"expected_phase": open_phase(campaign).pk},
+                                        format="json")
     assert (response.status_code, response.json()["code"]) == (403, "chief_warlord_only")
+
+
+def test_ending_a_phase_without_naming_it_is_400_and_closes_nothing(client_for):
+    campaign, gm, _ = started_campaign_factory()
+    scout = open_phase(campaign)
+    response = client_for(gm).post(url(campaign, "phase/end/"), {"reason": "go"},
+                                   format="json")
+    assert (response.status_code, response.json()["code"], response.json()["field"],
+            open_phase(campaign).pk) == (400, "required", "expected_phase", scout.pk)

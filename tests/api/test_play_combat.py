@@ -142,6 +142,65 @@ def test_a_siege_strikes_the_wall_and_answers_its_hits(client_for):
     assert body["event"] == Event.objects.get(kind="siege").pk
 
 
+def get(client, campaign, tail):
+    return client.get(url(campaign, tail))
+
+
+def test_siege_targets_list_the_wall_across_and_the_exact_damage_odds(client_for):
+    campaign, _, (p1,) = move_phase_campaign()
+    ram = ram_in(p1, "G6")
+    wall = g7_north_wall(campaign)
+    response = get(client_for(p1.user), campaign, f"stacks/{ram.pk}/siege/targets/")
+    # damage = floor(6 × (2d6 + 8) / 20): sums 2–5 → 3 (10 rolls of 36), 6–8 → 4 (16),
+    # 9–11 → 5 (9), 12 → 6 (1); expected (30 + 64 + 45 + 6) / 36 = 145/36. The wall's hits
+    # are not seen from G6.
+    assert (response.status_code, response.json()) == (200, {
+        "stack": ram.pk, "hex": "G6",
+        "targets": [{"id": wall.pk, "hex": "G7", "kind": "wall", "direction": "N",
+                     "description": "the N wall of G7", "owner": "opposition", "hits": None,
+                     "starting_hits": None}],
+        "odds": {"siege_attack": 6, "cb": "1", "units": [Unit.objects.get(stack=ram).pk],
+                 "damage": [{"damage": 3, "p": "5/18", "chance": 0.2778},
+                            {"damage": 4, "p": "4/9", "chance": 0.4444},
+                            {"damage": 5, "p": "1/4", "chance": 0.25},
+                            {"damage": 6, "p": "1/36", "chance": 0.0278}],
+                 "expected_damage": {"p": "145/36", "value": 4.0278}}})
+
+
+def test_siege_targets_name_the_tower_of_the_stacks_own_hex_with_its_hits(client_for):
+    campaign, _, (p1,) = move_phase_campaign()
+    Stack.objects.filter(campaign=campaign, hex="D4").delete()
+    ram = ram_in(p1, "D4")
+    tower = Fortification.objects.get(campaign=campaign, hex="D4", kind="tower")
+    body = get(client_for(p1.user), campaign, f"stacks/{ram.pk}/siege/targets/").json()
+    assert body["targets"] == [{"id": tower.pk, "hex": "D4", "kind": "tower", "direction": None,
+                                "description": "the tower in D4", "owner": "opposition",
+                                "hits": 20, "starting_hits": 20}]
+
+
+def test_siege_targets_leave_out_breached_walls_and_own_fortifications(client_for):
+    campaign, _, (p1,) = move_phase_campaign()
+    ram = ram_in(p1, "G6")
+    Fortification.objects.filter(pk=g7_north_wall(campaign).pk).update(hits=0)
+    body = get(client_for(p1.user), campaign, f"stacks/{ram.pk}/siege/targets/").json()
+    assert (body["targets"], body["odds"]) == ([], None)
+
+
+def test_siege_targets_of_a_stack_without_siege_units_are_400(client_for):
+    campaign, _, (p1,) = move_phase_campaign()
+    stack = put(own_stack(p1), "G6")
+    response = get(client_for(p1.user), campaign, f"stacks/{stack.pk}/siege/targets/")
+    assert (response.status_code, response.json()["code"]) == (400, "no_siege_units")
+
+
+def test_siege_targets_after_the_siege_units_struck_are_400_already_attacked(client_for):
+    campaign, _, (p1,) = move_phase_campaign()
+    ram = ram_in(p1, "G6")
+    Unit.objects.filter(stack=ram).update(has_attacked=True)
+    response = get(client_for(p1.user), campaign, f"stacks/{ram.pk}/siege/targets/")
+    assert (response.status_code, response.json()["code"]) == (400, "already_attacked")
+
+
 def test_a_siege_without_siege_units_is_400(client_for):
     campaign, _, (p1,) = move_phase_campaign()
     stack = put(own_stack(p1), "G6")

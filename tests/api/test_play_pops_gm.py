@@ -25,6 +25,12 @@ def refused(client, campaign, tail, body):
     return response
 
 
+def phase_body(campaign, reason):
+    """A GM phase request: the phase the GM saw (the open one) and the reason."""
+    found = Phase.objects.filter(campaign=campaign, status="open").first()
+    return {"expected_phase": found.pk if found else 0, "reason": reason}
+
+
 def spearman_type(member):
     return UnitType.objects.get(owner=member, name="Spearman")
 
@@ -86,7 +92,43 @@ def test_the_chief_warlord_shares_granted_pop_points(client_for):
     response = post(client_for(p1.user), campaign, "pops/share/",
                     {"membership": p2.pk, "points": 3})
     assert (response.status_code, response.json()) == (
-        200, {"membership": p2.pk, "pop_points": "3", "pool": "7"})
+        200, {"membership": p2.pk, "pop_points": "3",
+              "shares": [{"membership": p2.pk, "pop_points": "3"}], "pool": "7"})
+
+
+def test_the_chief_warlord_shares_with_several_players_in_one_request(client_for):
+    campaign, gm, (p1, p2) = move_phase_campaign(players=2)
+    pop_points_grant(user=gm, campaign=campaign, points=60)
+    response = post(client_for(p1.user), campaign, "pops/share/",
+                    {"shares": [{"membership": p1.pk, "points": 25},
+                                {"membership": p2.pk, "points": 30}]})
+    assert (response.status_code, response.json()) == (
+        200, {"membership": p1.pk, "pop_points": "25",
+              "shares": [{"membership": p1.pk, "pop_points": "25"},
+                         {"membership": p2.pk, "pop_points": "30"}], "pool": "5"})
+
+
+def test_several_shares_over_the_pool_change_nothing(client_for):
+    campaign, gm, (p1, p2) = move_phase_campaign(players=2)
+    pop_points_grant(user=gm, campaign=campaign, points=10)
+    response = refused(client_for(p1.user), campaign, "pops/share/",
+                       {"shares": [{"membership": p1.pk, "points": 6},
+                                   {"membership": p2.pk, "points": 6}]})
+    assert (response.status_code, response.json()["code"]) == (400, "over_shared")
+    p1.refresh_from_db()
+    p2.refresh_from_db()
+    campaign.refresh_from_db()
+    assert (p1.pop_points, p2.pop_points, campaign.pop_pool) == (0, 0, 10)
+
+
+def test_a_share_names_either_one_player_or_a_list(client_for):
+    campaign, gm, (p1, p2) = move_phase_campaign(players=2)
+    pop_points_grant(user=gm, campaign=campaign, points=10)
+    response = refused(client_for(p1.user), campaign, "pops/share/",
+                       {"membership": p2.pk, "points": 3,
+                        "shares": [{"membership": p2.pk, "points": 3}]})
+    assert (response.status_code, response.json()["detail"]) == (
+        400, "Give either membership and points, or shares.")
 
 
 def test_sharing_more_than_the_pool_is_400_naming_shares(client_for):
@@ -119,7 +161,7 @@ def test_sharing_with_a_membership_of_another_campaign_is_404(client_for):
 
 def test_the_gm_ends_the_move_phase_and_gets_the_opposition_phase(client_for):
     campaign, gm, _members = move_phase_campaign()
-    response = post(client_for(gm), campaign, "gm/end-phase/", {"reason": "All done."})
+    response = post(client_for(gm), campaign, "gm/end-phase/", phase_body(campaign, "All done."))
     phase = Phase.objects.get(campaign=campaign, status="open")
     assert (response.status_code, response.json()["id"], response.json()["kind"],
             response.json()["turn"]) == (200, phase.pk, "opposition", 1)
@@ -127,7 +169,7 @@ def test_the_gm_ends_the_move_phase_and_gets_the_opposition_phase(client_for):
 
 def test_a_player_cannot_end_the_phase_at_the_gm_path(client_for):
     campaign, _, (_p1, p2) = move_phase_campaign(players=2)
-    response = refused(client_for(p2.user), campaign, "gm/end-phase/", {"reason": "Me."})
+    response = refused(client_for(p2.user), campaign, "gm/end-phase/", phase_body(campaign, "Me."))
     assert (response.status_code, response.json()["code"]) == (403, "chief_warlord_only")
 
 
@@ -135,14 +177,14 @@ def test_the_gm_reverts_a_move(client_for):
     campaign, gm, (p1,) = move_phase_campaign()
     stack = own_stack(p1)
     stack_move(user=p1.user, campaign=campaign, stack=stack, path=["B1"])
-    response = post(client_for(gm), campaign, "gm/revert/", {"reason": "Misclick."})
+    response = post(client_for(gm), campaign, "gm/revert/", phase_body(campaign, "Misclick."))
     assert (response.status_code, response.json()["kind"], Stack.objects.get(pk=stack.pk).hex) \
         == (200, "move_combat", "A1")
 
 
 def test_a_revert_without_a_reason_is_400_naming_reason(client_for):
     campaign, gm, _members = move_phase_campaign()
-    response = refused(client_for(gm), campaign, "gm/revert/", {"reason": " "})
+    response = refused(client_for(gm), campaign, "gm/revert/", phase_body(campaign, " "))
     assert (response.status_code, response.json()) == (400, {
         "code": "reason_required", "field": "reason",
         "detail": "The GM gives a reason for every overrule; it is recorded."})
@@ -150,7 +192,7 @@ def test_a_revert_without_a_reason_is_400_naming_reason(client_for):
 
 def test_a_player_cannot_revert(client_for):
     campaign, _, (p1,) = move_phase_campaign()
-    response = refused(client_for(p1.user), campaign, "gm/revert/", {"reason": "Please."})
+    response = refused(client_for(p1.user), campaign, "gm/revert/", phase_body(campaign, "Please."))
     assert (response.status_code, response.json()["code"]) == (403, "gm_only")
 
 
@@ -249,5 +291,30 @@ def test_a_player_cannot_set_a_fortifications_hits(client_for):
 
 def test_gm_tools_are_401_anonymously(client_for):
     campaign, _, _members = move_phase_campaign()
-    response = refused(client_for(None), campaign, "gm/revert/", {"reason": "x"})
+    response = refused(client_for(None), campaign, "gm/revert/", phase_body(campaign, "x"))
     assert response.status_code == 401
+
+
+def test_a_repeated_gm_end_phase_closes_one_phase_only(client_for):
+    campaign, gm, _members = move_phase_campaign()
+    body = phase_body(campaign, "Done.")
+    first = post(client_for(gm), campaign, "gm/end-phase/", body)
+    second = refused(client_for(gm), campaign, "gm/end-phase/", body)
+    assert (first.status_code, second.status_code, second.json()["code"],
+            Phase.objects.get(campaign=campaign, status="open").kind) == (
+        200, 400, "phase_already_closed", "opposition")
+
+
+def test_a_gm_end_phase_without_naming_the_phase_is_400(client_for):
+    campaign, gm, _members = move_phase_campaign()
+    response = refused(client_for(gm), campaign, "gm/end-phase/", {"reason": "Go."})
+    assert (response.status_code, response.json()["code"], response.json()["field"]) == (
+        400, "required", "expected_phase")
+
+
+def test_a_revert_of_a_phase_closed_since_is_refused(client_for):
+    campaign, gm, _members = move_phase_campaign()
+    stale = phase_body(campaign, "Misclick.")
+    post(client_for(gm), campaign, "gm/end-phase/", phase_body(campaign, "Done."))
+    response = refused(client_for(gm), campaign, "gm/revert/", stale)
+    assert (response.status_code, response.json()["code"]) == (400, "phase_already_closed")

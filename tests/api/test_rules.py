@@ -127,3 +127,77 @@ def test_the_api_answers_what_the_command_line_prints(ruleset, command, stdin):
         field = f"{body['field']}: " if body["field"] else ""
         assert (code, response.status_code, err.strip()) == (
             2, 400, f"error: {field}{body['detail']}")
+
+
+# --- bounds (hardening): what a game uses, a clear 400, never a stuck worker -------------
+
+
+def _calc(client, path, body):
+    return client.post(f"/api/v1/rules/{path}/", body, format="json")
+
+
+def test_a_map_larger_than_any_campaigns_is_400_naming_the_field():
+    from rest_framework.test import APIClient
+
+    response = _calc(APIClient(), "erfworld/path", {
+        "map": {"cols": 702, "rows": 4000, "terrain": {}},
+        "unit": {"move": 2}, "from": "A1", "to": "B2"})
+    assert (response.status_code, response.json()["code"], response.json()["field"]) == (
+        400, "bad_input", "map.cols")
+
+
+def test_json_nested_a_thousand_deep_is_400_not_a_server_error():
+    from rest_framework.test import APIClient
+
+    body = "[" * 1000 + "]" * 1000
+    client = APIClient()
+    for url in ("/api/v1/rules/dice/commit/", "/api/v1/campaigns/join/"):
+        response = client.post(url, body, content_type="application/json")
+        assert (response.status_code, response.json()["code"]) in {
+            (400, "parse_error"), (401, "not_authenticated")}, url
+    response = client.post("/api/v1/rules/dice/commit/", body, content_type="application/json")
+    assert response.json() == {"code": "parse_error", "field": None,
+                               "detail": "JSON parse error - nested deeper than 16 levels."}
+
+
+def test_seventeen_levels_are_refused_and_sixteen_are_read():
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    deep = {"seed": "00" * 32, "x": [[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]}  # 17 levels in all
+    shallow = {"seed": "00" * 32, "x": [[[[[[[[[[[[[[1]]]]]]]]]]]]]]}  # 15
+    assert (_calc(client, "dice/commit", deep).json()["code"],
+            _calc(client, "dice/commit", shallow).json()["code"]) == ("parse_error", "bad_input")
+
+
+def test_too_many_values_too_long_strings_and_huge_numbers_are_400():
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    many = _calc(client, "dice/verify", {"seed": "a", "commitment": "b",
+                                          "rolls": [0] * 30_001})
+    long = _calc(client, "dice/commit", {"seed": "a" * 2_001})
+    huge = _calc(client, "erfworld/cost", {"hits": 2 ** 63, "attack": 1, "defence": 1,
+                                                "move": 1})
+    assert [(r.status_code, r.json()["field"], r.json()["detail"]) for r in (many, long, huge)
+            ] == [
+        (400, "input", "holds more than 30,000 values; the largest map a game uses is "
+         "100 × 100."),
+        (400, "seed", "is longer than 2,000 characters."),
+        (400, "hits", "must be between -1,000,000 and 1,000,000."),
+    ]
+
+
+def test_a_calculation_that_uses_up_its_cpu_budget_is_400_too_complex(monkeypatch, settings):
+    from rest_framework.test import APIClient
+
+    from campaigns.api import views
+
+    def endless(data):
+        while True:
+            pass
+
+    settings.API_CALCULATOR_CPU_SECONDS = 0.2
+    monkeypatch.setattr(views, "_calculator", lambda ruleset, command: endless)
+    response = _calc(APIClient(), "dice/commit", {"seed": "a"})
+    assert (response.status_code, response.json()["code"]) == (400, "too_complex")

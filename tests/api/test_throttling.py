@@ -1,5 +1,6 @@
 """Throttling: anonymous callers are counted by address, logged-in ones by user, each at the
-rate of its settings; one over the rate is 429 with the error body and a Retry-After."""
+rate of its settings; one over the rate is 429 with the error body and a Retry-After. The
+rules calculators (open to anyone, and they take CPU) have rates of their own."""
 
 import pytest
 from django.conf import settings
@@ -34,14 +35,15 @@ def small_user_rate(monkeypatch):
 def test_the_rates_come_from_the_settings():
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] == SimpleRateThrottle.THROTTLE_RATES
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] == {
-        "anon": "60/minute", "user": "600/minute"
+        "anon": "60/minute", "user": "600/minute", "calculator_anon": "20/minute",
+        "calculator_user": "120/minute",
     }
 
 
-def test_an_anonymous_caller_gets_429_one_over_the_anon_rate(monkeypatch):
+def test_an_anonymous_caller_gets_429_one_over_the_calculator_anon_rate(monkeypatch):
     # A stopped clock: the wait is then the whole minute.
     monkeypatch.setattr(SimpleRateThrottle, "timer", staticmethod(lambda: 1_000_000.0))
-    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["anon"])
+    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["calculator_anon"])
     client = APIClient()
     assert statuses(client, limit) == [200] * limit
     response = client.post(CALCULATOR, SEED, format="json")
@@ -50,8 +52,8 @@ def test_an_anonymous_caller_gets_429_one_over_the_anon_rate(monkeypatch):
               "seconds.", "field": None}, "60")
 
 
-def test_the_anon_rate_counts_per_address():
-    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["anon"])
+def test_the_calculator_anon_rate_counts_per_address():
+    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["calculator_anon"])
     first = APIClient(REMOTE_ADDR="192.0.2.1")
     statuses(first, limit)
     assert (first.post(CALCULATOR, SEED, format="json").status_code,
@@ -60,7 +62,7 @@ def test_the_anon_rate_counts_per_address():
 
 
 def test_a_logged_in_user_is_not_held_to_the_anon_rate():
-    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["anon"])
+    limit = allowed(SimpleRateThrottle.THROTTLE_RATES["calculator_anon"])
     statuses(APIClient(), limit + 1)  # the address is now throttled for anonymous calls
     client = APIClient()
     client.force_authenticate(UserFactory())
@@ -72,7 +74,7 @@ def test_a_user_gets_429_one_over_the_user_rate_on_any_endpoint():
     client = APIClient()
     client.force_authenticate(UserFactory())
     got = [client.get("/api/v1/notifications/unread-count/").status_code for _ in range(3)]
-    got += statuses(client, 2)
+    got += statuses(client, 2)  # the calculators count towards the user's rate too
     response = client.get("/api/v1/campaigns/")
     assert (got, response.status_code, response.json()["code"]) == (
         [200] * 5, 429, "throttled"
@@ -100,9 +102,9 @@ SHOW_CACHE = ("import django; from django.conf import settings as s; django.setu
 
 
 @pytest.mark.parametrize(("redis_url", "expected"), [
-    # Under docker compose: one Redis cache, so every gunicorn worker counts the same calls.
-    ("redis://redis:6379/0",
-     "django.core.cache.backends.redis.RedisCache redis://redis:6379/0"),
+    # Under docker compose: one Redis cache, so every gunicorn worker counts the same calls
+    # (Django's Redis cache that fails open: see tests/config/test_outages.py).
+    ("redis://redis:6379/0", "config.cache.FailOpenRedisCache redis://redis:6379/0"),
     # Without Redis (one process, the embedded mode and the benchmarks): the process's memory.
     ("", "django.core.cache.backends.locmem.LocMemCache"),
 ])
@@ -111,3 +113,8 @@ def test_production_counts_throttles_in_one_cache_for_all_workers(redis_url, exp
 
     result = run_python(SHOW_CACHE, {**PRODUCTION_ENV, "REDIS_URL": redis_url})
     assert (result.returncode, result.stdout.strip()) == (0, expected), result.stderr
+
+
+def test_the_calculator_rate_is_below_the_general_anonymous_rate():
+    rates = SimpleRateThrottle.THROTTLE_RATES
+    assert (allowed(rates["calculator_anon"]), allowed(rates["anon"])) == (20, 60)

@@ -249,6 +249,9 @@ def test_combat_notifies_with_the_combat_kind_and_the_phase_close_with_phase_clo
     phase_end(user=gm, campaign=campaign)
     closed = Notification.objects.filter(kind=NotificationKind.PHASE_CLOSED, event__kind="phase_closed")
     assert sorted(closed.values_list("user", flat=True)) == sorted([p1.user.pk, gm.pk])
-    assert closed.first().message == (
-        "Turn 1: the alliance move/combat phase is closed; its dice seed is revealed. "
-        "Healing: 1 units with partial hits are restored to full.")
+    # The Riders struck in C6 heal; the alliance is told only of its own units.
+    assert dict(closed.values_list("user", "message")) == {
+        p1.user.pk: "Turn 1: the alliance move/combat phase is closed; its dice seed is "
+        "revealed. Healing: no unit of your side had partial hits.",
+        gm.pk: "Turn 1: the alliance move/combat phase is closed; its dice seed is revealed. "
+        "Healing: 1 unit with partial hits is restored to full."}

@@ -3,7 +3,7 @@
 import pytest
 
 from campaigns.errors import CampaignError
-from campaigns.models import Event, Fortification, Sighting, Stack, Unit
+from campaigns.models import Event, Fortification, Sighting, Stack, Unit, UnitType
 from campaigns.services.move_combat import (
     stack_move,
     stack_reorder,
@@ -89,6 +89,10 @@ def test_a_known_enemy_hex_cannot_be_entered_and_an_unscouted_one_is_an_ambush(u
     campaign, _, (p1,) = move_phase_campaign()
     Unit.objects.filter(pk=unit(p1, "Warlord 1").pk).update(commander_level=1)
     stack = put(own_stack(p1), "B5")  # next to the Riders in C6 (woods)
+    # Woods cost these Move 1 units 1 with the woods capability: the move is legal.
+    for kind in UnitType.objects.filter(owner=p1):
+        kind.specials = [*kind.specials, "woods"]
+        kind.save(update_fields=["specials"])
     result = stack_move(user=p1.user, campaign=campaign, stack=stack, path=["C6"])
     assert (result.ambushed, result.path) == (True, ["B5"])
     ambush = Event.objects.get(kind="ambush")
@@ -189,3 +193,28 @@ def test_stacks_move_only_in_the_move_phases(unchanged):
     with unchanged(campaign), pytest.raises(CampaignError) as info:
         stack_move(user=p1.user, campaign=campaign, stack=own_stack(p1), path=["B1"])
     assert info.value.code == "not_move_phase"
+
+
+def test_an_illegal_move_into_a_hidden_enemy_is_refused_like_one_into_an_empty_hex(unchanged):
+    """No oracle: a move the rules refuse (here woods cost 2, 1 movement left) is refused
+    with the same sentence whether or not a hidden enemy waits there, and no ambush reveals
+    it."""
+    campaign, _, (p1,) = move_phase_campaign()
+    stack = put(own_stack(p1), "B5")  # C6 (woods) holds the hidden Riders
+    with unchanged(campaign), pytest.raises(CampaignError) as hidden:
+        stack_move(user=p1.user, campaign=campaign, stack=stack, path=["C6"])
+    Stack.objects.filter(campaign=campaign, hex="C6").delete()
+    with unchanged(campaign), pytest.raises(CampaignError) as empty:
+        stack_move(user=p1.user, campaign=campaign, stack=stack, path=["C6"])
+    assert (hidden.value.code, hidden.value.message) == (empty.value.code, empty.value.message)
+    assert hidden.value.message == ("Entering C6 (woods) costs 2 movement for infantry, but "
+                                    "only 1 is left (§2 terrain costs).")
+    assert Event.objects.filter(kind="ambush").count() == 0
+
+
+def test_a_move_through_a_wall_toward_a_hidden_enemy_is_refused_before_the_ambush(unchanged):
+    campaign, _, (p1,) = move_phase_campaign()
+    stack = put(own_stack(p1), "I8")  # I9 holds hidden Spearmen behind its intact N wall
+    with unchanged(campaign), pytest.raises(CampaignError) as info:
+        stack_move(user=p1.user, campaign=campaign, stack=stack, path=["I9"])
+    assert (info.value.code, Event.objects.filter(kind="ambush").count()) == ("wall", 0)

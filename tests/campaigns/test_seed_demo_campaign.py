@@ -17,8 +17,8 @@ def seed() -> list[str]:
 
 
 def test_seed_demo_starts_the_broad_way_campaign_once():
-    assert seed()[4:] == ["campaign The Broad Way: created and started"]
-    assert seed()[4:] == ["campaign The Broad Way: exists"]
+    assert seed()[5:] == ["campaign The Broad Way: created and started"]
+    assert seed()[5:] == ["campaign The Broad Way: exists"]
     campaign = Campaign.objects.get()
     assert (campaign.name, campaign.status) == ("The Broad Way", "running")
     members = Membership.objects.filter(campaign=campaign).order_by("user__username")

@@ -432,3 +432,21 @@ def test_unit_types_cannot_change_after_the_start(unchanged):
         unit_type_create(user=members[0].user, campaign=campaign, name="Late", **SPEARMAN)
     assert_refused(info, "not_setup",
                    "Unit types and armies cannot change once the campaign has started.")
+
+
+def test_one_user_creates_at_most_the_hourly_limit_of_campaigns(settings):
+    from campaigns.errors import CampaignError
+    from campaigns.models import Campaign
+    from campaigns.services import campaign_create_from_scenario
+    from tests.factories import UserFactory
+
+    settings.CAMPAIGNS_PER_USER_PER_HOUR = 3
+    gm, other = UserFactory(), UserFactory()
+    for _ in range(3):
+        campaign_create_from_scenario(gm=gm, scenario_key="broad_way")
+    with pytest.raises(CampaignError) as info:
+        campaign_create_from_scenario(gm=gm, scenario_key="broad_way")
+    campaign_create_from_scenario(gm=other, scenario_key="broad_way")
+    assert (info.value.code, info.value.message, Campaign.objects.count()) == (
+        "campaign_limit", "You have created 3 campaigns in the last hour; at most 3 an hour. "
+        "Try again later.", 4)

@@ -137,3 +137,22 @@ def test_the_snapshot_of_a_past_phase_reads_back():
     assert history["phase"]["kind"] == "move_combat"
     mine = phase_history(user=p1.user, phase=phase)
     assert {s["side"] for s in mine["stacks"]} == {"alliance"}
+
+
+def test_the_phase_closed_notification_counts_only_what_each_reader_may_know():
+    """A hidden opposition unit healed is not in the alliance's message (it once read
+    "Healing: 1 units with partial hits are restored" for a unit it had never seen)."""
+    from campaigns.models import Notification
+
+    campaign, gm, (p1,) = move_phase_campaign()
+    hidden = Unit.objects.filter(campaign=campaign, side__kind="opposition").order_by("pk")[0]
+    Unit.objects.filter(pk=hidden.pk).update(current_hits=1)
+    phase_end(user=gm, campaign=campaign)
+    messages = {n.user_id: n.message for n in Notification.objects.filter(
+        campaign=campaign, kind="phase_closed")}
+    assert messages == {
+        p1.user_id: "Turn 1: the alliance move/combat phase is closed; its dice seed is "
+        "revealed. Healing: no unit of your side had partial hits.",
+        gm.pk: "Turn 1: the alliance move/combat phase is closed; its dice seed is revealed. "
+        "Healing: 1 unit with partial hits is restored to full.",
+    }

@@ -65,3 +65,21 @@ def test_check_deploy_is_clean_under_production_settings():
     )
     assert result.returncode == 0, result.stderr + result.stdout
     assert result.stdout.strip() == "System check identified no issues (0 silenced)."
+
+
+def test_check_deploy_fails_on_the_env_example_placeholders():
+    placeholders = {}
+    for line in (BASE_DIR / ".env.example").read_text().splitlines():
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            placeholders[key] = value
+    env = {**PRODUCTION_ENV, "DJANGO_SECRET_KEY": placeholders["DJANGO_SECRET_KEY"],
+           "DATABASE_URL": f"postgres://warcamp:{placeholders['POSTGRES_PASSWORD']}@db:5432/w"}
+    result = run_python(
+        "import sys; from django.core.management import execute_from_command_line; "
+        "execute_from_command_line(['manage.py', 'check', '--deploy'])", env)
+    assert result.returncode == 1
+    assert ("(warcamp.E001) DJANGO_SECRET_KEY is the placeholder of .env.example." in
+            result.stderr)
+    assert ("(warcamp.E002) The database password is the placeholder of .env.example "
+            "(POSTGRES_PASSWORD)." in result.stderr)

@@ -55,6 +55,9 @@ def browser_page(browser_context: Any) -> Any:
     page = browser_context.new_page()
     page.errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    # A script or style the Content-Security-Policy refused is an error of the page too.
+    page.on("console", lambda msg: page.errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text else None)
     return page
 
 

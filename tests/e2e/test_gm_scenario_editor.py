@@ -41,12 +41,12 @@ def test_a_gm_draws_and_saves_a_100_by_100_scenario(browser_page, login, screens
     page.fill("#sc-name", "The Big Plain")
     page.locator("#sc-name").dispatch_event("change")
     page.click("#sc-check")
-    page.wait_for_function("document.querySelector('#sc-status').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#sc-status').textContent !== ''")
     page.fill("#sc-key", "big_plain")
     page.locator("#sc-key").dispatch_event("change")
     page.click("#sc-save")
     page.wait_for_function(
-        "document.querySelector('#sc-status').textContent.startsWith('Saved')")
+        "() => document.querySelector('#sc-status').textContent.startsWith('Saved')")
     screenshot(page, "saved")
 
     assert page.errors == []
@@ -65,7 +65,7 @@ def test_the_editor_names_the_field_the_server_refuses(browser_page, login):
     page.fill("#sc-key", "no_name")
     page.locator("#sc-key").dispatch_event("change")
     page.click("#sc-save")
-    page.wait_for_function("document.querySelector('#sc-status').textContent !== ''")
+    page.wait_for_function("() => document.querySelector('#sc-status').textContent !== ''")
     assert page.text_content("#sc-status") == "name: must be a non-empty string."
     assert page.get_attribute("#sc-name", "aria-invalid") == "true"
     assert SavedScenario.objects.count() == 0

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from campaigns.errors import RuleViolationError
-from campaigns.models import Map, ScoutOrder, Stack, Unit, UnitType
+from campaigns.models import Map, Membership, ScoutOrder, Stack, Unit, UnitType
 from campaigns.selectors.play import attack_preview, stack_reachable
 from campaigns.services import phase_end, pops_buy, scout_order_give
 from rules.hexgrid import Grid, format_label, parse_label
@@ -256,12 +256,21 @@ def test_a_refused_pop_purchase_shows_the_rule_next_to_the_form(
     browser_page, login, campaign_one_player
 ):
     campaign, _, (p1,) = campaign_one_player
-    with pytest.raises(RuleViolationError) as refused:  # no pop points: the same refusal
-        pops_buy(user=p1.user, campaign=campaign, count=1, hex="B10",
-                 unit_type=UnitType.objects.get(owner=p1, name="Scout"))
     login(p1.user)
     _open_map(browser_page, campaign)
+    # No pop points: buying is offered disabled, with the reason beside it.
+    disabled = browser_page.get_by_role("button", name="Buy pops…")
+    why = browser_page.locator(".pops .disabled-why").first.inner_text()
+    assert (disabled.is_disabled(), why) == (
+        True, "Buying pops needs at least 7.5 pop points (your cheapest unit type).")
+    Membership.objects.filter(pk=p1.pk).update(pop_points=22)
+    scout = UnitType.objects.get(owner=p1, name="Scout")
+    with pytest.raises(RuleViolationError) as refused:  # two Scouts cost 42.25: refused
+        pops_buy(user=p1.user, campaign=campaign, count=2, hex="B10", unit_type=scout)
+    _open_map(browser_page, campaign)
     browser_page.get_by_role("button", name="Buy pops…").click()
+    browser_page.select_option('[data-key="pops-type"]', str(scout.pk))
+    browser_page.fill('[data-key="pops-count"]', "2")
     browser_page.get_by_role("button", name="Buy", exact=True).click()
     alert = browser_page.locator(".pops [role=alert]")
     alert.wait_for()
@@ -331,7 +340,7 @@ def test_dragging_and_the_wheel_pan_and_zoom(browser_page, login, campaign_one_p
     browser_page.mouse.up()
     x1, y1, _ = _view(browser_page)
     browser_page.mouse.wheel(0, -200)
-    browser_page.wait_for_function(f"document.querySelector('.map-viewport').dataset.zoom != '{k0}'")
+    browser_page.wait_for_function(f"() => document.querySelector('.map-viewport').dataset.zoom != '{k0}'")
     _, _, k2 = _view(browser_page)
     assert (x1 - x0, y1 - y0, round(k2 / k0, 3)) == (60, 40, round(math.exp(0.3), 3))
 

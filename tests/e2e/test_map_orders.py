@@ -205,7 +205,7 @@ def test_the_map_follows_a_phase_ended_by_someone_else(browser_page, login, scre
     # The phase bar's refresh (every 60 s; any change on the page asks for it at once).
     page.evaluate("document.body.dispatchEvent(new CustomEvent('campaign-changed'))")
     page.locator(".phase-bar-title").filter(has_text="Turn 2").wait_for()
-    page.wait_for_function("window.campaignMap.model.phase.turn === 2")
+    page.wait_for_function("() => window.campaignMap.model.phase.turn === 2")
     _select(page, stack)
     after = (page.locator(".scout-order").count(),
              page.get_by_role("button", name="Plan scout path").count())

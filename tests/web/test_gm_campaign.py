@@ -256,7 +256,8 @@ def test_revert_restores_the_phase_opening_and_records_the_reason(client, game):
     unit = garrison_unit(campaign)
     unit_adjust_hits(user=gm, unit=unit, hits=1, reason="test damage")
     client.force_login(gm)
-    client.post(act(campaign, "revert"), {"reason": "misclick"}, **HTMX)
+    client.post(act(campaign, "revert"), {"reason": "misclick",
+                                          "phase": open_phase(campaign).pk}, **HTMX)
     unit.refresh_from_db()
     assert unit.current_hits == unit.unit_type.hits
     event = Event.objects.get(kind=EventKind.PHASE_REVERTED)
@@ -266,7 +267,8 @@ def test_revert_restores_the_phase_opening_and_records_the_reason(client, game):
 def test_revert_without_a_reason_changes_nothing(client, game):
     campaign, gm, _ = game
     client.force_login(gm)
-    response = client.post(act(campaign, "revert"), {"reason": ""}, **HTMX)
+    response = client.post(act(campaign, "revert"), {"reason": "",
+                                                     "phase": open_phase(campaign).pk}, **HTMX)
     assert response.status_code == 422
     assert "The GM gives a reason for every overrule; it is recorded." in (
         response.content.decode())
@@ -373,3 +375,17 @@ def test_clear_processing_flag_lets_the_sweep_try_again(client, game, settings):
     phase = open_phase(campaign)
     assert (phase.processing_flagged_at, phase.processing_failures) == (None, 0)
     assert "The deadline sweep will process this phase again." in response.content.decode()
+
+
+def test_a_revert_from_a_page_showing_a_closed_phase_changes_nothing(client, game):
+    campaign, gm, _ = game
+    seen = open_phase(campaign)
+    client.force_login(gm)
+    client.post(act(campaign, "end-phase"), {"phase": seen.pk}, **HTMX)
+    now_open = open_phase(campaign)
+    response = client.post(act(campaign, "revert"), {"reason": "misclick", "phase": seen.pk},
+                           **HTMX)
+    assert (response.status_code, open_phase(campaign), Event.objects.filter(
+        kind=EventKind.PHASE_REVERTED).count()) == (422, now_open, 0)
+    assert ("That phase has already been closed; the revert would put back another phase."
+            in response.content.decode())

@@ -455,3 +455,33 @@ def test_running_lobby_and_phase_bar_never_name_a_hidden_opposition_unit(client)
     urls = [_lobby(campaign), reverse("campaigns:phase-bar", args=[campaign.pk])]
     texts = {url: client.get(url).content.decode() for url in urls}
     assert {url: leaks(text, hidden) for url, text in texts.items()} == {url: [] for url in urls}
+
+
+# --- how to win --------------------------------------------------------------------------
+
+
+def test_the_overview_states_the_scenarios_victory_condition(client):
+    campaign = campaign_factory()
+    member = player_factory(campaign=campaign)
+    client.force_login(member.user)
+    page = client.get(_lobby(campaign)).content.decode()
+    assert ('<section class="lobby-victory" aria-labelledby="victory-title" data-victory="">'
+            in page)
+    assert ("<p>The Alliance wins by capturing the fortification of J10: a stack of theirs in "
+            "J10 with no enemy stack left in it. The Broad Way Garrison wins when no alliance "
+            "unit is left, on the map or waiting to pop.</p>") in page
+
+
+def test_a_finished_campaign_names_its_winner_and_why(client):
+    from campaigns.models import Fortification, SideKind
+    from campaigns.services.engine import check_victory
+
+    campaign, gm, (player,) = started_campaign_factory(players=1)
+    Fortification.objects.filter(campaign=campaign, hex="J10").update(
+        owner=campaign.sides.get(kind=SideKind.ALLIANCE))
+    assert check_victory(campaign=campaign, phase=None, actor=gm) == "alliance"
+    client.force_login(player.user)
+    page = client.get(_lobby(campaign)).content.decode()
+    assert 'data-victory="alliance"' in page
+    assert ('<h2 id="victory-title">Victory: The Alliance wins: it holds the fortification of '
+            "J10. The campaign is finished.</h2>") in page

@@ -207,9 +207,10 @@ def test_a_gzip_client_gets_the_head_as_a_flushed_gzip_block(client, started):
     plain = client.get(url).getvalue()
     response = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     first, *rest = list(response.streaming_content)
-    # Compared without the CSRF token, which is masked anew on every response.
+    # Compared without the CSRF token, which is masked anew on every response, and the
+    # Content-Security-Policy nonce, which is new on every response too.
     mask = re.compile(rb'"csrf_token": "[^"]+"|name="csrfmiddlewaretoken" value="[^"]+"|'
-                      rb'"X-CSRFToken": "[^"]+"')
+                      rb'"X-CSRFToken": "[^"]+"|nonce="[^"]+"')
     plain = mask.sub(b"", plain)
     # The first block decompresses on its own, to the page's first part.
     head = mask.sub(b"", zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(first))
@@ -229,3 +230,48 @@ def test_the_split_marker_is_not_in_the_page_even_if_a_name_copies_its_form(clie
     assert (shown > 0, html.count('<script id="map-data"'),
             re.findall(r"map-data-[0-9a-f]{32}", html)) == (
         True, 1, ["map-data-0123456789abcdef0123456789abcdef"] * shown)
+
+
+def _tools(client, member, campaign):
+    return _embedded(_page(client, member.user if hasattr(member, "user") else member,
+                           campaign).getvalue().decode(), "map-page-data")
+
+
+def test_the_chief_warlord_sees_the_pool_and_the_players_to_share_it_with(client, started):
+    from campaigns.services import pop_points_grant
+
+    campaign, gm, (p1, p2) = started
+    pop_points_grant(user=gm, campaign=campaign, points=60)
+    tools = _tools(client, p1, campaign)
+    assert (tools["is_chief_warlord"], tools["pop_pool"], tools["alliance_players"]) == (
+        True, "60", [{"membership": p1.pk, "name": p1.user.public_name, "pop_points": "0"},
+                     {"membership": p2.pk, "name": p2.user.public_name, "pop_points": "0"}])
+
+
+def test_another_player_sees_the_pool_but_not_the_others_points(client, started):
+    from campaigns.services import pop_points_grant
+
+    campaign, gm, (_p1, p2) = started
+    pop_points_grant(user=gm, campaign=campaign, points=60)
+    tools = _tools(client, p2, campaign)
+    assert (tools["pop_pool"], tools["alliance_players"], tools["pop_points"]) == (
+        "60", [], "0")
+
+
+def test_the_gm_gets_no_pool_and_no_repairs(client, started):
+    campaign, gm, _ = started
+    tools = _tools(client, gm, campaign)
+    assert (tools["pop_pool"], tools["alliance_players"]) == (None, [])
+
+
+def test_the_tools_data_lists_the_sides_damaged_fortifications_to_repair(client, started):
+    from campaigns.models import Fortification
+
+    campaign, _, (p1, _p2) = started
+    tower = Fortification.objects.get(campaign=campaign, hex="D4", kind="tower")
+    Fortification.objects.filter(pk=tower.pk).update(owner=p1.side, hits=12)
+    # A fortification of the side at full hits has nothing to repair.
+    Fortification.objects.filter(campaign=campaign, hex="I9").update(owner=p1.side)
+    assert _tools(client, p1, campaign)["repairable"] == [
+        {"id": tower.pk, "hex": "D4", "kind": "tower", "direction": None, "hits": 12,
+         "starting_hits": 20}]

@@ -9,7 +9,10 @@ from accounts.models import User
 from accounts.services import user_ensure_demo
 
 DEMO_PASSWORD = "broadway"  # noqa: S105 - documented demo login
-DEMO_USERS = [("gm", True), ("player1", False), ("player2", False), ("player3", False)]
+# The site operator's `admin` is the only staff login: the GM plays the opposition and must
+# not reach the Django admin, which shows every campaign's rows.
+DEMO_USERS = [("admin", True), ("gm", False), ("player1", False), ("player2", False),
+              ("player3", False)]
 DEMO_CAMPAIGN = "The Broad Way"
 
 # Each player's designed army: (unit type, stats, how many bought).
@@ -37,7 +40,8 @@ DEMO_ARMIES: dict[str, list[tuple[str, dict[str, Any], int]]] = {
 
 class Command(BaseCommand):
     help = (
-        "Create the demo logins (gm, player1, player2, player3; password 'broadway') and the "
+        "Create the demo logins (admin, the site operator; gm; player1, player2, player3; "
+        "password 'broadway') and the "
         "Broad Way campaign (designed armies, player1 Chief Warlord, started in turn 1's scout "
         "phase) unless they exist. Safe to run any number of times."
     )

@@ -1,0 +1,171 @@
+"""The battle contract shared by the non-Erfworld rule systems: a state, orders, a turn driver.
+
+Every system (ELF ABAS, QUAD, Ancient Foes 2, GRASP) offers one `BattleEngine`:
+
+- `start(scenario, settings, dice)` builds the first `BattleState` from a scenario given as
+  JSON (the board, each side's units and where they deploy) and the system's settings;
+- `step(state, orders, dice)` applies the orders of the side(s) acting now and returns the
+  next state with the events that explain every roll and every change;
+- `state_to_json` / `state_from_json` and `orders_from_json` give the JSON form used by
+  `python -m rules <key> battle-start` and `battle-step` and, later, by the campaign server;
+- `acting_sides(state)` says who gives orders now; `outcome(state)` is None while the battle
+  goes on and the victory check's result once it is over.
+
+The same state, orders and dice always give the same result. Nothing here imports Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+from rules.dice import Dice, Roll
+from rules.jsonio import JSONObject
+
+JSONValue = object
+
+
+class BattleError(ValueError):
+    """An order or a state that breaks a rule; the message is a sentence a player understands."""
+
+    def __init__(self, message: str, *, rule: str = "", field: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.field = field
+
+
+@dataclass(frozen=True, kw_only=True)
+class BattleEvent:
+    """One thing that happened in a step: a sentence, its facts and the dice it rolled."""
+
+    kind: str
+    text: str
+    data: Mapping[str, JSONValue] = field(default_factory=dict)
+    rolls: tuple[Roll, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": dict(self.data),
+            "rolls": [
+                {"number": r.number, "purpose": r.purpose, "sides": r.sides, "value": r.value}
+                for r in self.rolls
+            ],
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """The victory check's verdict: the winning side (None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    scores: Mapping[str, int] = field(default_factory=dict)
+
+
+S = TypeVar("S")
+Ord = TypeVar("Ord")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepResult(Generic[S]):
+    state: S
+    events: tuple[BattleEvent, ...]
+
+
+class BattleEngine(Protocol[S, Ord]):
+    """What a rule system offers to referee a whole battle."""
+
+    @property
+    def key(self) -> str: ...
+
+    def start(self, *, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResult[S]:
+        ...
+
+    def step(self, *, state: S, orders: Sequence[Ord], dice: Dice) -> StepResult[S]:
+        ...
+
+    def acting_sides(self, state: S) -> tuple[str, ...]: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def state_to_json(self, state: S) -> dict[str, object]: ...
+
+    def state_from_json(self, data: JSONObject) -> S: ...
+
+    def orders_from_json(self, data: Sequence[object]) -> list[Ord]: ...
+
+
+def dice_from_json(data: JSONObject) -> tuple[Dice, str | None]:
+    """The dice of a JSON request: given values (`rolls`), a `seed`, or a fresh seed."""
+    from rules import dice as dice_mod
+    from rules.jsonio import InputError, child, get_list
+
+    if data.get("rolls") is not None and data.get("seed") is not None:
+        raise InputError("seed", "give either rolls or a seed, not both.")
+    if data.get("rolls") is not None:
+        values: list[int] = []
+        for i, raw in enumerate(get_list(data, "rolls")):
+            if isinstance(raw, bool) or not isinstance(raw, int):
+                raise InputError(child("rolls", i), "must be a whole number.")
+            values.append(raw)
+        return dice_mod.FixedDice(values), None
+    seed = data.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise InputError("seed", "must be a string.")
+    used = seed if seed else dice_mod.new_seed()
+    return dice_mod.SeededDice(seed=used), used
+
+
+def _result_json(
+    engine: BattleEngine[S, Ord], result: StepResult[S], source: Dice, seed: str | None
+) -> dict[str, object]:
+    from rules import dice as dice_mod
+    from rules.jsonio import InputError
+
+    if isinstance(source, dice_mod.FixedDice) and source.remaining:
+        raise InputError("rolls", f"{source.remaining} given value(s) were not needed.")
+    out: dict[str, object] = {
+        "state": engine.state_to_json(result.state),
+        "events": [e.to_json() for e in result.events],
+        "acting_sides": list(engine.acting_sides(result.state)),
+    }
+    verdict = engine.outcome(result.state)
+    out["outcome"] = (
+        None
+        if verdict is None
+        else {"winner": verdict.winner, "reason": verdict.reason, "scores": dict(verdict.scores)}
+    )
+    if seed is not None and source.rolls:
+        out["seed"] = seed
+        out["commitment"] = dice_mod.commitment(seed)
+    return out
+
+
+def battle_calculators(
+    engine: BattleEngine[S, Ord],
+) -> dict[str, Callable[[JSONObject], dict[str, object]]]:
+    """`battle-start` and `battle-step` for `python -m rules <key> …`, the same for every system."""
+    from rules.jsonio import as_object, get_list, only_fields
+
+    def battle_start(data: JSONObject) -> dict[str, object]:
+        """Start a battle: {"scenario", "settings"?, "seed"? | "rolls"?} → state and events."""
+        only_fields(data, {"scenario", "settings", "seed", "rolls"}, "")
+        scenario = as_object(data.get("scenario"), "scenario")
+        settings = as_object(data.get("settings") or {}, "settings")
+        source, seed = dice_from_json(data)
+        result = engine.start(scenario=scenario, settings=settings, dice=source)
+        return _result_json(engine, result, source, seed)
+
+    def battle_step(data: JSONObject) -> dict[str, object]:
+        """One step: {"state", "orders": [...], "seed"? | "rolls"?} → the next state and events."""
+        only_fields(data, {"state", "orders", "seed", "rolls"}, "")
+        state = engine.state_from_json(as_object(data.get("state"), "state"))
+        orders = engine.orders_from_json(get_list(data, "orders"))
+        source, seed = dice_from_json(data)
+        result = engine.step(state=state, orders=orders, dice=source)
+        return _result_json(engine, result, source, seed)
+
+    return {"battle-start": battle_start, "battle-step": battle_step}

@@ -475,8 +475,22 @@ class ScoutOrder(models.Model):
         return f"{self.scout}: {' '.join(self.directions)}"
 
 
+class SightingSource(models.TextChoices):
+    SCOUT = "scout", "Scouting"
+    COMBAT = "combat", "Combat"
+    AMBUSH = "ambush", "Ambush"
+    SIEGE = "siege", "Siege"
+    CAPTURE = "capture", "Capture"
+
+
 class Sighting(models.Model):
-    """What a side saw in a hex at a turn; `is_latest` marks the one its map shows."""
+    """What a side knows of a hex, as of a phase; `is_latest` marks the one its map shows.
+
+    Scouting sees the whole hex; a combat, an ambush, a siege or a capture shows the stacks
+    and fortifications the side witnessed, the rest carried from what it knew before (each
+    stack and fortification in `seen` keeps the turn it was learned). `stack_ids` holds the
+    stacks' ids, in `seen["stacks"]` order, so a later fight can correct them; they are never
+    shown (an id tells nothing the side saw)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sightings")
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="sightings")
@@ -484,6 +498,9 @@ class Sighting(models.Model):
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="sightings")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="sightings")
     seen = models.JSONField()
+    stack_ids = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=10, choices=SightingSource.choices,
+                              default=SightingSource.SCOUT)
     is_latest = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

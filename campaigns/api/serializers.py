@@ -57,8 +57,13 @@ class FortificationSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=FortificationKind.choices)
     direction = serializers.CharField(allow_null=True, help_text="The hexside of a wall.")
     owner = serializers.ChoiceField(choices=SideKind.choices)
-    hits = serializers.IntegerField(allow_null=True, help_text="null when not visible to you.")
+    hits = serializers.IntegerField(
+        allow_null=True, help_text="Its hits now when you hold it or occupy its hex; else as "
+        "your side last witnessed them (see seen_turn); null when never witnessed.")
     starting_hits = serializers.IntegerField(allow_null=True)
+    seen_turn = serializers.IntegerField(
+        allow_null=True, help_text="The turn your side learned `hits`; null when they are "
+        "current (or unknown).")
 
 
 class SightingSerializer(serializers.Serializer):

@@ -106,7 +106,7 @@ OWN_UNIT_EXAMPLE = {
     "was_commanded": True, "mount": None,
 }
 SIGHTED_STACK_EXAMPLE = {
-    "side": "opposition", "fortification": "D4",
+    "side": "opposition", "fortification": "D4", "turn": 1,
     "units": [{"name": "Spearman 1", "unit_type": "Spearman", "current_hits": 4},
               {"name": "Archer 1", "unit_type": "Archer", "current_hits": 3}],
 }
@@ -220,11 +220,13 @@ class MapApi(APIView):
             "map": {"cols": 12, "rows": 12, "default_terrain": "open"},
             "hexes": [{"hex": "A1", "terrain": "road"}, {"hex": "B5", "terrain": "woods"}],
             "fortifications": [{"hex": "D4", "kind": "tower", "direction": None,
-                                "owner": "opposition", "hits": None, "starting_hits": None}],
+                                "owner": "opposition", "hits": 20, "starting_hits": 20,
+                                "seen_turn": 1}],
             "stacks": [{"id": 7, "hex": "D3", "side": "alliance", "units": [OWN_UNIT_EXAMPLE]}],
             "sightings": [{"hex": "D4", "turn": 1, "seen": {
                 "hex": "D4", "road": True, "terrain": "road", "stacks": [SIGHTED_STACK_EXAMPLE],
-                "fortifications": [{"kind": "tower", "direction": None, "hits": 20}]}}],
+                "fortifications": [{"kind": "tower", "direction": None, "hits": 20,
+                                    "owner": "opposition", "turn": 1}]}}],
         })],
     )
     def get(self, request: Request, campaign_id: int) -> HttpResponse | Response:

@@ -127,14 +127,47 @@ def _fortification_rows(campaign: Campaign) -> list[dict[str, Any]]:
     ]
 
 
-def _fortification(row: dict[str, Any], *, hits_visible: bool) -> dict[str, Any]:
+def _fortification(row: dict[str, Any], *, hits_visible: bool,
+                   seen: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A fortification as the viewer knows it: its hits now when visible (`seen_turn` None),
+    else as last witnessed (`seen`, an entry of a sighting, with the turn it was learned)."""
+    if hits_visible:
+        hits, starting, turn = row["hits"], row["starting_hits"], None
+    elif seen is not None and seen.get("hits") is not None:
+        hits, starting, turn = seen["hits"], row["starting_hits"], seen.get("turn")
+    else:
+        hits, starting, turn = None, None, None
     return {
         "hex": row["hex"],
         "kind": row["kind"],
         "direction": row["direction"] or None,
         "owner": row["owner__kind"],
-        "hits": row["hits"] if hits_visible else None,
-        "starting_hits": row["starting_hits"] if hits_visible else None,
+        "hits": hits,
+        "starting_hits": starting,
+        "seen_turn": turn,
+    }
+
+
+def _sightings_json(rows: Any) -> list[dict[str, Any]]:
+    """Sightings as the map JSON gives them: hex, turn, what was seen. The JSON comes as text,
+    decoded by orjson: through the JSONField (the standard library's decoder) it was a third
+    of the map's time."""
+    return [
+        {"hex": hex_label, "turn": turn, "seen": orjson.loads(seen)}
+        for hex_label, turn, seen in rows
+        .annotate(seen_text=Cast("seen", output_field=TextField()))
+        .order_by("hex")
+        .values_list("hex", "turn__number", "seen_text")
+    ]
+
+
+def _seen_forts(sightings: list[dict[str, Any]]) -> dict[tuple[str, str, str | None], Any]:
+    """Each fortification's entry in the sightings, by (hex, kind, direction), with the turn it
+    was witnessed: a fortification out of sight shows the hits the side last witnessed."""
+    return {
+        (s["hex"], f.get("kind"), f.get("direction") or None):
+            {**f, "turn": f.get("turn", s["turn"])}
+        for s in sightings for f in s["seen"].get("fortifications", [])
     }
 
 
@@ -183,20 +216,15 @@ def map_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     terrain: dict[str, str] = game_map["terrain"]
     if not campaign.terrain_known_to_all:
         terrain = {h: t for h, t in terrain.items() if h in occupied}
+    sightings = _sightings_json(Sighting.objects.filter(own, campaign=campaign, is_latest=True))
+    seen_forts = _seen_forts(sightings)
+    sighted = {s["hex"] for s in sightings}
     fortifications = [
-        _fortification(f, hits_visible=f["owner_id"] == side_id or f["hex"] in occupied)
+        _fortification(f, hits_visible=f["owner_id"] == side_id or f["hex"] in occupied,
+                       seen=seen_forts.get((f["hex"], f["kind"], f["direction"] or None)))
         for f in forts
         if campaign.terrain_known_to_all or f["owner_id"] == side_id or f["hex"] in occupied
-    ]
-    # What each sighting saw comes as JSON text, decoded by orjson: through the JSONField
-    # (the standard library's decoder) it was a third of the map's time.
-    sightings = [
-        {"hex": hex_label, "turn": turn, "seen": orjson.loads(seen)}
-        for hex_label, turn, seen in Sighting.objects.filter(own, campaign=campaign,
-                                                             is_latest=True)
-        .annotate(seen_text=Cast("seen", output_field=TextField()))
-        .order_by("hex")
-        .values_list("hex", "turn__number", "seen_text")
+        or f["hex"] in sighted
     ]
     return {
         "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status},
@@ -311,8 +339,10 @@ def _restore_state(campaign: Campaign) -> dict[str, Any]:
 
 def phase_history(*, user: User, phase: Phase) -> dict[str, Any]:
     """The game state at the opening of `phase`, read back from its snapshot. The GM sees it
-    all; a player or observer sees terrain, fortifications and their own side's stacks (the
-    fog of war of the time is not rebuilt: other sides' stacks are left out)."""
+    all; a player sees what their side knew then: terrain, its own stacks, its sightings as
+    they stood when the phase opened (other sides' stacks only as sighted), fortifications
+    with the hits held, occupied or last witnessed. An observer sees only the terrain and the
+    fortifications."""
     membership = _membership(user=user, campaign=phase.campaign)
     state = dict(phase.snapshot.state)
     state.pop("restore", None)
@@ -322,10 +352,25 @@ def phase_history(*, user: User, phase: Phase) -> dict[str, Any]:
         return {"phase": info, **state}
     side_kind = membership.side.kind if membership.side is not None else None
     state["stacks"] = [s for s in state["stacks"] if s["side"] == side_kind]
+    occupied = {s["hex"] for s in state["stacks"]}
+    # What the side knew then: its sightings as they stood when the phase opened.
+    newest: dict[str, int] = {}
+    if membership.side_id is not None:
+        for hex_label, pk in (
+            Sighting.objects.filter(side_id=membership.side_id,
+                                    phase__opened_at__lt=phase.opened_at)
+            .order_by("-phase__opened_at", "-pk").values_list("hex", "pk")
+        ):
+            newest.setdefault(hex_label, pk)
+    sightings = _sightings_json(Sighting.objects.filter(pk__in=list(newest.values())))
+    seen = _seen_forts(sightings)
     state["fortifications"] = [
-        {**f, "hits": None, "starting_hits": None} if f["owner"] != side_kind else f
+        {**f, "seen_turn": None} if f["owner"] == side_kind or f["hex"] in occupied
+        else _fortification({**f, "owner__kind": f["owner"]}, hits_visible=False,
+                            seen=seen.get((f["hex"], f["kind"], f["direction"] or None)))
         for f in state["fortifications"]
     ]
+    state["sightings"] = sightings
     return {"phase": info, **state}
 
 

@@ -26,6 +26,7 @@ from campaigns.models import (
     Side,
     SideKind,
     Sighting,
+    SightingSource,
     Stack,
     Unit,
 )
@@ -216,7 +217,8 @@ def known_board(board: Board, *, campaign: Campaign, side: Side, phase: Phase) -
         return board
     enemy = RulesSideKind.OPPOSITION
     scouted = set(
-        Sighting.objects.filter(side=side, turn=phase.turn_id).values_list("hex", flat=True)
+        Sighting.objects.filter(side=side, turn=phase.turn_id, source=SightingSource.SCOUT)
+        .values_list("hex", flat=True)
     )
     scouted |= {h for h in Event.objects.filter(phase=phase, kind=EventKind.AMBUSH)
                 .values_list("payload__hex", flat=True) if isinstance(h, str)}
@@ -372,6 +374,13 @@ def capture_fortified_hexes(
             payload={"hex": hex_label, "owner": new_owner.kind, "previous": owner.value},
         )
         notify(event=event, users=members_of(campaign, side=by_kind[SideKind.ALLIANCE], gm=True))
+    if captured and phase is not None:
+        from campaigns.services.knowledge import Glimpse, remember
+
+        # The alliance learns the new holder of each fortified hex that changed hands.
+        remember(campaign=campaign, phase=phase, side=by_kind[SideKind.ALLIANCE],
+                 source=SightingSource.CAPTURE,
+                 glimpses=[Glimpse(hex=h, stacks=frozenset(), forts=True) for h in captured])
     return captured
 
 

@@ -22,6 +22,7 @@ from campaigns.models import (
 )
 from campaigns.services.common import lock_campaign, members_of, notify, record_event, require_gm
 from campaigns.services.engine import check_victory, require_running
+from campaigns.services.knowledge import restore_latest
 
 
 def _reason(reason: str) -> str:
@@ -97,6 +98,7 @@ def phase_revert(
     campaign.version += 1
     campaign.save(update_fields=["pop_pool", "version"])
     Sighting.objects.filter(phase=phase).delete()
+    restore_latest(campaign)
     phase.version += 1
     phase.save(update_fields=["version"])
     event = record_event(

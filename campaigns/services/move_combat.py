@@ -26,6 +26,8 @@ from campaigns.models import (
     Membership,
     PhaseKind,
     Side,
+    SideKind,
+    SightingSource,
     Stack,
     Unit,
 )
@@ -60,6 +62,7 @@ from campaigns.services.engine import (
     stack_units,
     store_phase_rolls,
 )
+from campaigns.services.knowledge import Glimpse, alliance_witnesses
 from rules.erfworld.board import Board, other_side
 from rules.erfworld.combat import (
     AttackError,
@@ -339,6 +342,9 @@ def _ambush(
     stack.save(update_fields=["fought", "defender_combats"])
     Stack.objects.filter(pk=ambusher.pk).update(fought=True)
     gone = drop_empty_stacks([stack, ambusher])
+    alliance_witnesses(campaign=campaign, phase=actor.phase, source=SightingSource.AMBUSH,
+                       glimpses=[Glimpse(hex=ambush_hex, stacks=frozenset({ambusher.pk}),
+                                         forts=False)])
     event = record_event(
         campaign=campaign, kind=EventKind.AMBUSH, actor=actor.user, phase=actor.phase,
         summary=f"Ambush: the stack in {ambush_hex} attacked the stack stopped in {stack.hex} "
@@ -701,6 +707,13 @@ def stack_attack(
     defender.defender_combats = result.defender_combats_after
     defender.save(update_fields=["fought", "times_attacked", "defender_combats"])
     gone = drop_empty_stacks([attacker, defender])
+    # The alliance saw the enemy stack it fought, or the one that attacked it, as it is now.
+    if actor.side.kind == SideKind.ALLIANCE:
+        seen = Glimpse(hex=defender.hex, stacks=frozenset({defender.pk}), forts=True)
+    else:
+        seen = Glimpse(hex=attacker.hex, stacks=frozenset({attacker.pk}), forts=False)
+    alliance_witnesses(campaign=campaign, phase=actor.phase, glimpses=[seen],
+                       source=SightingSource.COMBAT)
     event = record_event(
         campaign=campaign, kind=EventKind.COMBAT, actor=user, phase=actor.phase,
         summary=f"{_by(actor)}'s stack in {attacker.hex} attacked the stack in {defender.hex}: "
@@ -805,6 +818,9 @@ def fortification_besiege(
     sieging = setup.sieging
     Unit.objects.filter(pk__in=[u.pk for u in sieging]).update(has_attacked=True)
     Stack.objects.filter(pk=stack.pk).update(fought=True)
+    if actor.side.kind == SideKind.ALLIANCE:
+        alliance_witnesses(campaign=campaign, phase=actor.phase, source=SightingSource.SIEGE,
+                           glimpses=[Glimpse(hex=fort.hex, stacks=frozenset(), forts=True)])
     event = record_event(
         campaign=campaign, kind=EventKind.SIEGE, actor=user, phase=actor.phase,
         summary=f"{_by(actor)}'s siege units in {stack.hex} struck "

@@ -15,7 +15,6 @@ from campaigns.models import (
     Campaign,
     CampaignStatus,
     EventKind,
-    Fortification,
     Membership,
     Phase,
     PhaseKind,
@@ -25,8 +24,7 @@ from campaigns.models import (
     Role,
     ScoutOrder,
     SideKind,
-    Sighting,
-    Stack,
+    SightingSource,
     Turn,
     Unit,
 )
@@ -39,16 +37,12 @@ from campaigns.services.common import (
     require_alliance_player,
     side_of,
 )
+from campaigns.services.knowledge import Glimpse, remember
 from rules.dice import commitment, new_seed
 from rules.erfworld.scouting import (
-    ObservedStack,
-    ObservedUnit,
     ScoutOrderError,
-    sighting,
     validate_scout_order,
 )
-from rules.erfworld.scouting import Sighting as RulesSighting
-from rules.erfworld.types import SideKind as RulesSideKind
 from rules.erfworld.types import Special
 from rules.hexgrid import format_label, parse_label
 
@@ -376,67 +370,12 @@ def phase_close(
 
 def _resolve_scouting(campaign: Campaign, phase: Phase) -> list[dict[str, Any]]:
     """Every inspected hex becomes a sighting for the alliance (what the rules say it shows)."""
-    orders = list(phase.scout_orders.order_by("pk"))
     hexes: list[str] = []
-    for order in orders:
+    for order in phase.scout_orders.order_by("pk"):
         for label in order.inspected_hexes:
             if label not in hexes:
                 hexes.append(label)
-    if not hexes:
-        return []
-    board = board_for(campaign)
-    fortified = set(
-        Fortification.objects.filter(campaign=campaign, hex__in=hexes).values_list("hex", flat=True)
-    )
-    observed: dict[str, list[ObservedStack]] = {h: [] for h in hexes}
-    stacks = (
-        Stack.objects.filter(campaign=campaign, hex__in=hexes)
-        .select_related("side")
-        .order_by("pk")
-    )
-    units_by_stack: dict[int, list[ObservedUnit]] = {}
-    for u in (
-        Unit.objects.filter(stack__in=stacks, current_hits__gt=0)
-        .select_related("unit_type").order_by("stack_id", "position", "pk")
-    ):
-        assert u.stack_id is not None
-        units_by_stack.setdefault(u.stack_id, []).append(
-            ObservedUnit(name=u.name, unit_type=u.unit_type.name, current_hits=u.current_hits)
-        )
-    for s in stacks:
-        units = units_by_stack.get(s.pk, [])
-        if units:
-            observed[s.hex].append(ObservedStack(
-                side=RulesSideKind(s.side.kind), units=tuple(units),
-                fortification=s.hex if s.hex in fortified else None,
-            ))
-    report = [
-        sighting_json(sighting(hex=parse_label(h), board=board, stacks=observed[h]))
-        for h in hexes
-    ]
-    alliance = side_of(campaign, SideKind.ALLIANCE)
-    Sighting.objects.filter(side=alliance, hex__in=hexes, is_latest=True).update(is_latest=False)
-    Sighting.objects.bulk_create([
-        Sighting(campaign=campaign, side=alliance, hex=r["hex"], turn=phase.turn, phase=phase,
-                 seen=r, is_latest=True)
-        for r in report
-    ])
-    return report
-
-
-def sighting_json(seen: RulesSighting) -> dict[str, Any]:
-    return {
-        "hex": format_label(seen.hex),
-        "terrain": seen.terrain.value,
-        "road": seen.road,
-        "stacks": [
-            {"side": s.side.value, "fortification": s.fortification,
-             "units": [{"name": u.name, "unit_type": u.unit_type, "current_hits": u.current_hits}
-                       for u in s.units]}
-            for s in seen.stacks
-        ],
-        "fortifications": [
-            {"kind": f.kind, "hits": f.hits, "direction": f.direction.name if f.direction else None}
-            for f in seen.fortifications
-        ],
-    }
+    seen = remember(campaign=campaign, phase=phase, side=side_of(campaign, SideKind.ALLIANCE),
+                    glimpses=[Glimpse(hex=h, stacks=None, forts=True) for h in hexes],
+                    source=SightingSource.SCOUT)
+    return [s.seen for s in seen]

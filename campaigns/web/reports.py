@@ -127,16 +127,18 @@ def _snapshot_for_page(
     state: dict[str, Any], *, campaign: Campaign, is_gm: bool
 ) -> dict[str, Any]:
     """Only what the page draws: the map, fortifications and the stacks the selector kept
-    (the snapshot's unit type and member lists are not shown). When the terrain is not
-    known to all, a player sees, as on the live map, only the hexes their side occupied."""
+    and the side's sightings of the time (the snapshot's unit type and member lists are not
+    shown). When the terrain is not known to all, a player sees, as on the live map, only the
+    hexes their side occupied or had sighted."""
     game_map = dict(state["map"])
     forts = state["fortifications"]
+    sightings = state.get("sightings", [])
     if not is_gm and not campaign.terrain_known_to_all:
-        occupied = {s["hex"] for s in state["stacks"]}
-        game_map["terrain"] = {h: t for h, t in game_map["terrain"].items() if h in occupied}
-        forts = [f for f in forts if f["hits"] is not None or f["hex"] in occupied]
+        known = {s["hex"] for s in state["stacks"]} | {s["hex"] for s in sightings}
+        game_map["terrain"] = {h: t for h, t in game_map["terrain"].items() if h in known}
+        forts = [f for f in forts if f["hits"] is not None or f["hex"] in known]
     return {"phase": state["phase"], "map": game_map, "fortifications": forts,
-            "stacks": state["stacks"]}
+            "stacks": state["stacks"], "sightings": sightings}
 
 
 @login_required

@@ -230,7 +230,8 @@ function clearHexes(model) {
   if (!model.viewer || isGm(model)) return null;
   const clear = new Set();
   for (const s of model.stacks) if (s.side === model.viewer.side) clear.add(s.hex);
-  for (const s of model.sightings) if (model.turn !== null && s.turn === model.turn) clear.add(s.hex);
+  // Only a hex wholly seen this turn (scouted) is clear; a glimpse in a fight is not.
+  for (const s of model.sightings) if (model.turn !== null && s.turn === model.turn && s.seen?.whole !== false) clear.add(s.hex);
   return clear;
 }
 
@@ -652,16 +653,20 @@ export function mountMap(element, data, options = {}) {
     const lines = [`${label}: ${titleCase(terrainOf(model, label))}`];
     for (const f of model.fortsAt.get(label) || []) {
       const where = f.kind === "wall" ? `wall ${f.direction}` : "tower";
-      const hits = f.hits === null || f.hits === undefined ? "hits unknown" : `${f.hits}/${f.starting_hits} hits`;
+      const hits = f.hits === null || f.hits === undefined ? "hits unknown"
+        : `${f.hits}/${f.starting_hits} hits${f.seen_turn ? ` (seen T${f.seen_turn})` : ""}`;
       lines.push(`${titleCase(where)} of the ${f.owner}: ${hits}`);
     }
     for (const s of model.stacksAt.get(label) || []) lines.push(stackTitle(s));
     const seen = model.sightingAt.get(label);
     if (seen) {
       const stacks = (seen.seen && seen.seen.stacks) || [];
-      lines.push(`Sighted in turn ${seen.turn}` + (stacks.length
-        ? `: ${stacks.map((s) => `${SIDE_NAMES[s.side] || s.side} ${plural((s.units || []).length, "unit")}`).join(", ")}`
-        : ": no stacks"));
+      if (!stacks.length) lines.push(seen.seen?.whole === false ? `Seen T${seen.turn} in a fight` : `Seen T${seen.turn}: no stacks`);
+      // Each sighted stack with its units, as the side last saw them and when.
+      for (const st of stacks) {
+        const units = (st.units || []).map((u) => `${u.name} (${u.unit_type}, ${u.current_hits} hits)`);
+        lines.push(`${SIDE_NAMES[st.side] || st.side} stack, seen T${st.turn ?? seen.turn}: ${units.join(", ") || "no units"}`);
+      }
     } else if (clearHexes(model) && !clearHexes(model).has(label)) {
       lines.push("Not seen this turn");
     }

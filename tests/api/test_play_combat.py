@@ -138,7 +138,8 @@ def test_a_siege_strikes_the_wall_and_answers_its_hits(client_for):
     damage = math.floor(6 * Fraction(sum(body["report"]["roll"]) + 8, 20))
     assert (response.status_code, body["report"]["damage"], body["fortification"]) == (
         200, damage, {"id": wall.pk, "hex": "G7", "kind": "wall", "direction": "N",
-                      "owner": "opposition", "hits": 20 - damage, "starting_hits": 20})
+                      "owner": "opposition", "hits": 20 - damage, "starting_hits": 20,
+                      "seen_turn": None})
     assert body["event"] == Event.objects.get(kind="siege").pk
 
 
@@ -242,7 +243,7 @@ def test_a_repair_restores_hits_for_pop_points(client_for):
                     {"hits": 5})
     assert (response.status_code, response.json()) == (200, {"fortification": {
         "id": tower.pk, "hex": "D4", "kind": "tower", "direction": None, "owner": "alliance",
-        "hits": 15, "starting_hits": 20}})
+        "hits": 15, "starting_hits": 20, "seen_turn": None}})
     assert Membership.objects.get(pk=p1.pk).pop_points == 3
 
 

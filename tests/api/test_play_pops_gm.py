@@ -278,7 +278,7 @@ def test_the_gm_sets_a_fortifications_hits(client_for):
                     {"hits": 5, "reason": "Forum siege."})
     assert (response.status_code, response.json()) == (200, {"fortification": {
         "id": tower.pk, "hex": "D4", "kind": "tower", "direction": None,
-        "owner": "opposition", "hits": 5, "starting_hits": 20}})
+        "owner": "opposition", "hits": 5, "starting_hits": 20, "seen_turn": None}})
 
 
 def test_a_player_cannot_set_a_fortifications_hits(client_for):

@@ -272,6 +272,7 @@ def test_ending_the_scout_phase_makes_sightings_a_report_and_opens_move_combat(
         "stacks": [{
             "side": "opposition",
             "fortification": "D4",
+            "turn": 1,
             "units": [
                 {"name": "Spearman 1", "unit_type": "Spearman", "current_hits": 4},
                 {"name": "Spearman 2", "unit_type": "Spearman", "current_hits": 4},
@@ -280,7 +281,9 @@ def test_ending_the_scout_phase_makes_sightings_a_report_and_opens_move_combat(
                 {"name": "Archer 2", "unit_type": "Archer", "current_hits": 3},
             ],
         }],
-        "fortifications": [{"kind": "tower", "hits": 20, "direction": None}],
+        "fortifications": [{"kind": "tower", "hits": 20, "direction": None,
+                            "owner": "opposition", "turn": 1}],
+        "whole": True,
     }
     report = Event.objects.get(kind="scout_report")
     assert (report.side.kind, report.summary) == (

@@ -48,7 +48,7 @@ def test_the_terrain_is_known_to_all_but_opposition_fort_hits_are_not():
     assert state["map"]["terrain"] == campaign.map.terrain
     d4 = [f for f in state["fortifications"] if f["hex"] == "D4"]
     assert d4 == [{"hex": "D4", "kind": "tower", "direction": None, "owner": "opposition",
-                   "hits": None, "starting_hits": None}]
+                   "hits": None, "starting_hits": None, "seen_turn": None}]
 
 
 def test_without_terrain_known_to_all_only_occupied_terrain_is_shown():

@@ -83,15 +83,28 @@ def test_history_phase_mounts_the_read_only_map(client):
     assert "{ readOnly: true }" in page
 
 
-def test_history_phase_hides_every_opposition_unit_from_a_player(client):
+def test_history_phase_shows_a_player_what_their_side_knew_then_and_nothing_else(client):
     campaign, _, (p1,), second = _second_phase_campaign()
-    # At the phase's opening the snapshot shows no opposition stack to the alliance at all.
-    hidden = [(u.pk, u.name) for u in Unit.objects.filter(campaign=campaign,
-                                                          side__kind="opposition")]
+    # At the move/combat phase's opening the alliance had sighted D4 in the scout phase: its
+    # units are shown as sighted (with the turn), and no other opposition unit anywhere.
+    d4 = [(u.pk, u.name) for u in Unit.objects.filter(campaign=campaign, stack__hex="D4")
+          .order_by("position", "pk")]
     client.force_login(p1.user)
     page = client.get(_phase_page(campaign, second)).content.decode()
-    assert leaks(page, hidden) == []
+    assert (leaks(page, hidden_units(campaign)), [name for _, name in d4 if name in page],
+            [pk for pk, _ in d4 if str(pk) in page]) == ([], [name for _, name in d4], [])
+    assert '<tr><th scope="row">D4</th><td>turn 1</td>' in page
     assert "Gatekeeper" not in page
+
+
+def test_history_of_the_scout_phase_shows_no_sighting_made_after_it_opened(client):
+    campaign, _, (p1,), _ = _second_phase_campaign()
+    scout = Phase.objects.get(campaign=campaign, kind="scout")
+    every = [(u.pk, u.name) for u in Unit.objects.filter(campaign=campaign,
+                                                         side__kind="opposition")]
+    client.force_login(p1.user)
+    page = client.get(_phase_page(campaign, scout)).content.decode()
+    assert (leaks(page, every), "Your side had sighted no hex yet." in page) == ([], True)
 
 
 def test_history_phase_shows_the_gm_every_stack(client):

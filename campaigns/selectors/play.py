@@ -23,6 +23,7 @@ from campaigns.models import (
     Phase,
     PhaseStatus,
     Role,
+    SideKind,
     Stack,
     Unit,
     UnitType,
@@ -57,25 +58,39 @@ def _viewer(*, user: User, campaign: Campaign) -> Membership | None:
 
 def visible_stack(*, user: User, campaign: Campaign, stack_id: int) -> Stack | None:
     """The stack if `user` may know it exists now, else None (an unknown id and a hidden
-    one look the same). The GM knows every stack; a side knows its own, the other side's
-    stacks in a hex it occupies (as on its map), and those in the hexes it scouted this turn
-    or was ambushed from this phase (its known board: what it may attack)."""
+    one look the same, and cost the same work: no timing oracle). The GM knows every stack;
+    a side knows its own, the other side's stacks in a hex it occupies (as on its map), and,
+    while the side itself acts, those in the hexes it scouted this turn or was ambushed from
+    this phase (its known board: what it may attack). Out of its own phases a side does not
+    follow the other side's moves: a stack that moved into a hex it scouted stays unknown."""
+    from campaigns.services.phases import ALLIANCE_PHASES
+
     viewer = _viewer(user=user, campaign=campaign)
     stack = Stack.objects.select_related("side").filter(campaign=campaign, pk=stack_id).first()
-    if viewer is None or stack is None:
+    if viewer is None:
         return None
     if viewer.role == Role.GM:
         return stack
-    if viewer.side_id is None:
+    if viewer.side_id is None or viewer.side is None:
         return None
-    if stack.side_id == viewer.side_id:
+    if stack is not None and stack.side_id == viewer.side_id:
         return stack
-    if Stack.objects.filter(campaign=campaign, side_id=viewer.side_id, hex=stack.hex).exists():
-        return stack
+    # Another side's stack or none at all: the same queries either way.
+    hex_label = stack.hex if stack is not None else ""
+    occupied = Stack.objects.filter(campaign=campaign, side_id=viewer.side_id,
+                                    hex=hex_label).exists()
     phase = Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN).first()
-    if phase is None or viewer.side is None:
+    known = (known_board(board_for(campaign), campaign=campaign, side=viewer.side, phase=phase)
+             if phase is not None else None)
+    if stack is None:
         return None
-    known = known_board(board_for(campaign), campaign=campaign, side=viewer.side, phase=phase)
+    if occupied:
+        return stack
+    if phase is None or known is None:
+        return None
+    acting_side = SideKind.ALLIANCE if phase.kind in ALLIANCE_PHASES else SideKind.OPPOSITION
+    if viewer.side.kind != acting_side:
+        return None
     enemy = RulesSideKind(stack.side.kind)
     return stack if parse_label(stack.hex) in known.stacks.get(enemy, frozenset()) else None
 

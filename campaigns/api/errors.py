@@ -16,7 +16,7 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.db import DataError
+from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
@@ -96,6 +96,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         set_rollback()
         return Response(error_body("out_of_range", "A number in the request is out of range."),
                         status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away mid-request (a restart, a killed connection): the
+        # transaction was rolled back, so the client may simply try again.
+        logger.warning("API request hit a database outage: %s", exc)
+        set_rollback()
+        return Response(error_body("database_unavailable",
+                                   "The database could not be reached; nothing was changed. "
+                                   "Try again in a few seconds."),
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
     response = exception_handler(exc, context)
     if response is not None and isinstance(exc, exceptions.APIException):
         response.data = _drf_error_body(exc)

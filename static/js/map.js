@@ -1783,7 +1783,7 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
       }
       box.append(errorNote(errors.pops, "pops"));
     }
-    box.append(poolPart(), repairPart(points));
+    box.append(...[poolPart(), repairPart(points)].filter(Boolean));
     return box;
   }
 

@@ -7,9 +7,12 @@ Hexes are stored as their labels ("J10"), as players read them.
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from accounts.models import NotificationKind
 
@@ -596,9 +599,18 @@ class EventKind(models.TextChoices):
     PROCESSING_FLAGGED = "processing_flagged", "Deadline processing failed repeatedly"
 
 
-class Event(models.Model):
-    """A record of one change of game state; `side` set = only that side (and the GM) sees it."""
+def new_event_id() -> int:
+    """A random id (below 2^53, so exact in JavaScript): an event's id in pages, the API,
+    exports and feeds says nothing of how many events, seen or hidden, came before it."""
+    return secrets.randbelow(2**53 - 1) + 1
 
+
+class Event(models.Model):
+    """A record of one change of game state; `side` set = only that side (and the GM) sees it.
+    Its id is random, not a sequence (gaps between the ids a side sees would count the other
+    side's hidden actions); events are in order by `created_at`, then id."""
+
+    id = models.BigIntegerField(primary_key=True, default=new_event_id, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     phase = models.ForeignKey(
         Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"
@@ -612,10 +624,11 @@ class Event(models.Model):
     kind = models.CharField(max_length=32, choices=EventKind.choices)
     summary = models.TextField()
     payload = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Strictly increasing within a campaign (services.common.record_event): the events' order.
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        ordering = ["id"]
+        ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["campaign", "created_at"], name="event_campaign_time_idx")]
 
     def __str__(self) -> str:

@@ -212,5 +212,5 @@ def phase_event_rows(*, user: User, campaign: Campaign, phase: Phase,
     if after is not None:
         window &= Q(created_at__lt=after)
     events = (_rows(_visible_events(viewer, campaign).filter(Q(phase=phase) | window))
-              .exclude(kind__in=exclude_kinds).order_by("id"))
+              .exclude(kind__in=exclude_kinds).order_by("created_at", "id"))
     return [(e, row) for e in events if (row := _for_viewer(viewer, campaign, e)) is not None]

@@ -141,7 +141,7 @@ def gm_campaign_panel(*, user: User, campaign: Campaign) -> dict[str, Any]:
     ]
     events = list(
         Event.objects.filter(campaign=campaign, kind__in=GM_EVENT_KINDS)
-        .order_by("-pk").values("summary", "created_at", "kind")[:10]
+        .order_by("-created_at", "-pk").values("summary", "created_at", "kind")[:10]
     )
     chief = (
         Membership.objects.filter(campaign=campaign, is_chief_warlord=True)

@@ -167,7 +167,7 @@ def victory_condition(campaign: Campaign) -> dict[str, Any]:
     finished = None
     if campaign.status == CampaignStatus.FINISHED:
         event = (Event.objects.filter(campaign=campaign, kind=EventKind.CAMPAIGN_FINISHED)
-                 .order_by("-pk").first())
+                 .order_by("-created_at", "-pk").first())
         finished = {
             "winner": campaign.winner,
             "summary": event.summary if event else f"The campaign is finished "

@@ -13,6 +13,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
+from campaigns.errors import RuleViolationError
 from campaigns.models import Campaign, Event, EventKind, Unit
 from campaigns.selectors.dice import HIDDEN, Viewer, viewer_of
 
@@ -92,7 +93,8 @@ def reports_for(*, user: User, campaign: Campaign, kind: str | None = None) -> l
     their whole payload (every factor and die). `kind` is one of REPORT_KINDS or None."""
     viewer = viewer_of(user=user, campaign=campaign)
     kinds = [REPORT_KINDS[kind]] if kind is not None else list(REPORT_KINDS.values())
-    events = _rows(_visible_events(viewer, campaign).filter(kind__in=kinds)).order_by("-id")
+    events = _rows(_visible_events(viewer, campaign).filter(kind__in=kinds)).order_by(
+        "-created_at", "-id")
     return [row for e in events if (row := _for_viewer(viewer, campaign, e)) is not None]
 
 
@@ -110,12 +112,21 @@ def report_detail(*, user: User, campaign: Campaign, event_id: int) -> dict[str,
 def events_since(
     *, user: User, campaign: Campaign, since: int = 0, limit: int = MAX_EVENTS
 ) -> dict[str, Any]:
-    """The events the user may see with an id above `since`, oldest first, at most `limit`
-    (1 to 200). `next_since` is the id to ask from next; `more` says whether there are more."""
+    """The events the user may see after the event `since` (0: from the first), oldest first,
+    at most `limit` (1 to 200). `next_since` is the id to ask from next; `more` says whether
+    there are more. Event ids are random, so "after" is in the events' order (time, then
+    id); a `since` that is not an event the user may see is refused, hidden or absent alike."""
     viewer = viewer_of(user=user, campaign=campaign)
     limit = max(1, min(limit, MAX_EVENTS))
-    page = list(_rows(_visible_events(viewer, campaign).filter(pk__gt=since))
-                .order_by("id")[: limit + 1])
+    visible = _visible_events(viewer, campaign)
+    after = visible
+    if since:
+        mark = visible.filter(pk=since).values_list("created_at", flat=True).first()
+        if mark is None:
+            raise RuleViolationError("Not the id of an event of this campaign you can see.",
+                                     code="invalid_field", field="since")
+        after = visible.filter(Q(created_at__gt=mark) | Q(created_at=mark, pk__gt=since))
+    page = list(_rows(after).order_by("created_at", "id")[: limit + 1])
     more = len(page) > limit
     page = page[:limit]
     events = [row for e in page if (row := _for_viewer(viewer, campaign, e)) is not None]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError
@@ -84,7 +87,15 @@ def record_event(
 ) -> Event:
     from campaigns.services.forum import forum_on_event
 
+    # Event ids are random, so the events' order is their time: strictly increasing within
+    # the campaign, even for two events in the same microsecond (or under a frozen clock).
+    now = timezone.now()
+    last = (Event.objects.filter(campaign=campaign).order_by("-created_at")
+            .values_list("created_at", flat=True).first())
+    if last is not None and last >= now:
+        now = last + timedelta(microseconds=1)
     event = Event.objects.create(
+        created_at=now,
         campaign=campaign,
         kind=kind,
         summary=summary,

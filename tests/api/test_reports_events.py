@@ -134,7 +134,7 @@ def test_events_after_an_id_oldest_first(client_for):
 
 def test_events_are_paged_by_limit(client_for):
     campaign, _, (p1,) = started_campaign_factory(players=1)
-    ids = list(Event.objects.filter(campaign=campaign).order_by("id")
+    ids = list(Event.objects.filter(campaign=campaign).order_by("created_at", "id")
                .values_list("id", flat=True))
     client = client_for(p1.user)
     first = client.get(url(campaign, "events/"), {"limit": 3}).json()
@@ -147,7 +147,7 @@ def test_events_are_paged_by_limit(client_for):
 
 def test_with_nothing_new_next_since_stays(client_for):
     campaign, _, (p1,) = started_campaign_factory(players=1)
-    last = Event.objects.filter(campaign=campaign).order_by("id").last()
+    last = Event.objects.filter(campaign=campaign).last()
     response = client_for(p1.user).get(url(campaign, "events/"), {"since": last.pk})
     assert response.json() == {"events": [], "next_since": last.pk, "more": False}
 
@@ -177,12 +177,31 @@ def test_healing_shows_a_player_only_their_sides_units(client_for):
     Unit.objects.filter(pk__in=[ours.pk, theirs.pk]).update(current_hits=1)
     phase_end(user=gm, campaign=campaign)
     healing = Event.objects.get(campaign=campaign, kind="healing")
-    events = client_for(p1.user).get(url(campaign, "events/"),
-                                     {"since": healing.pk - 1, "limit": 1}).json()["events"]
+    events = [e for e in client_for(p1.user).get(url(campaign, "events/"),
+                                                 {"limit": 200}).json()["events"]
+              if e["id"] == healing.pk]
     assert (events[0]["summary"], events[0]["payload"]) == (
         "Healing: 1 of your side's units with partial hits is restored to full.",
         {"healed": [{"unit": ours.pk, "name": "Spearman 1", "restored": 3}]})
     assert len(healing.payload["healed"]) == 2
+
+
+def test_a_since_the_player_cannot_see_is_refused_like_an_absent_one(client_for):
+    campaign, _, (p1,) = started_campaign_factory(players=1)
+    theirs = opposition_report(campaign)
+    client = client_for(p1.user)
+    answers = [client.get(url(campaign, "events/"), {"since": since}).json()
+               for since in (theirs.pk, 1)]
+    assert answers == [{"code": "invalid_field", "field": "since",
+                        "detail": "Not the id of an event of this campaign you can see."}] * 2
+
+
+def test_event_ids_are_not_a_sequence(client_for):
+    campaign, _, (p1,) = started_campaign_factory(players=1)
+    ids = list(Event.objects.filter(campaign=campaign).values_list("id", flat=True))
+    # Random ids below 2^53: ordered by time, they neither rise nor come in steps of one.
+    assert (all(0 < i < 2**53 for i in ids), ids == sorted(ids),
+            any(b - a == 1 for a, b in zip(ids, ids[1:], strict=False))) == (True, False, False)
 
 
 @pytest.mark.parametrize(("params", "field", "detail"), [

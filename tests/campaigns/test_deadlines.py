@@ -42,7 +42,7 @@ def open_phase(campaign):
 
 
 def events(campaign, kind):
-    return list(Event.objects.filter(campaign=campaign, kind=kind).order_by("pk"))
+    return list(Event.objects.filter(campaign=campaign, kind=kind))
 
 
 def names(members):

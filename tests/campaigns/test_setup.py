@@ -387,7 +387,7 @@ def test_start_places_each_army_at_the_entry_hex_and_opens_the_scout_phase(
     snapshot = PhaseSnapshot.objects.get(phase=phase).state
     assert (len(snapshot["stacks"]), snapshot["campaign"]["status"]) == (8, "running")
     assert phase.dice_seed not in str(snapshot)
-    assert [e.kind for e in Event.objects.filter(campaign=campaign).order_by("-pk")[:2]] == [
+    assert [e.kind for e in Event.objects.filter(campaign=campaign).order_by("-created_at", "-id")[:2]] == [
         "phase_opened", "campaign_started",
     ]
     # The setup seed is revealed at the start, and re-derives every setup roll.

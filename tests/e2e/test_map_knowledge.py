@@ -8,8 +8,8 @@ import pytest
 from campaigns.models import Unit
 from campaigns.services import stack_attack, stack_split
 from tests.api.play_setup import scouted_move_phase
-from tests.e2e.conftest import PHONE
 from tests.campaigns.engine_setup import opposition_stack, own_stack, put, unit
+from tests.e2e.conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -28,7 +28,7 @@ def only(threads, event, name):
 
 
 def last_event(campaign, kind):
-    return Event.objects.filter(campaign=campaign, kind=kind).order_by("-id").first()
+    return Event.objects.filter(campaign=campaign, kind=kind).last()
 
 
 def body(event, links):

@@ -34,7 +34,7 @@ def game():
 def _url(name, extra, campaign, player):
     values = {
         "type": UnitType.objects.filter(owner=player).order_by("pk").first().pk,
-        "event": Event.objects.filter(campaign=campaign).order_by("pk").first().pk,
+        "event": Event.objects.filter(campaign=campaign).first().pk,
         "phase": Phase.objects.filter(campaign=campaign).order_by("pk").first().pk,
         "end-phase": "end-phase",
     }

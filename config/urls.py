@@ -30,6 +30,7 @@ urlpatterns = [
          name="api-token-revoke"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("campaigns/", include("webhooks.web")),
     path("campaigns/", include("campaigns.web.urls")),
     path("api/v1/", include("campaigns.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

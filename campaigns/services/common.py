@@ -104,8 +104,12 @@ def record_event(
         phase=phase,
         side=side,
     )
-    # The forum's threads and system posts are written in the same transaction as the event.
+    # The forum's threads and system posts are written in the same transaction as the event,
+    # and the deliveries of the campaign's webhooks.
     forum_on_event(event)
+    from webhooks.services import on_event
+
+    on_event(event)
     return event
 
 

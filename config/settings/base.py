@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "campaigns",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -70,6 +71,10 @@ TEMPLATES = [
         },
     },
 ]
+
+# The site's address as players reach it, for links in webhook messages (sent from Celery,
+# where no request tells it).
+SITE_URL = env("SITE_URL", default="http://localhost:8000")
 
 # --- Database: DATABASE_URL, else a SQLite file under var/ (the embedded default).
 VAR_DIR.mkdir(exist_ok=True)

@@ -61,7 +61,7 @@ def webhooks_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context.update(
         errors=errors, values=values, formats=WebhookFormat.choices, topics=Topic.choices,
         hooks=[{"hook": h, "url": services.masked_url(h.url),
-                "topics": [Topic(t).label for t in h.topics if t in Topic.values]}
+                "topics": [t.label for t in Topic if t.value in h.topics]}
                for h in hooks],
         log=list(Delivery.objects.filter(webhook__campaign=campaign)
                  .select_related("webhook", "event")[:LOG_SIZE]),

@@ -10,6 +10,7 @@ from drf_spectacular.views import (
 )
 
 from accounts import views as account_views
+from calendars import web as calendar_pages
 from campaigns.api.errors import api_not_found
 from campaigns.web import notifications as notification_pages
 from campaigns.web.home import home as campaign_home
@@ -28,6 +29,7 @@ urlpatterns = [
     path("accounts/profile/api-token/", account_views.api_token_new, name="api-token-create"),
     path("accounts/profile/api-token/revoke/", account_views.api_token_delete,
          name="api-token-revoke"),
+    *calendar_pages.urlpatterns,
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("campaigns/", include("webhooks.web")),

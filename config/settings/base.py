@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "accounts",
     "campaigns",
     "webhooks",
+    "calendars",
 ]
 
 MIDDLEWARE = [

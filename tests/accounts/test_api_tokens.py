@@ -171,8 +171,8 @@ def test_the_profile_forms_carry_the_csrf_token():
     user = UserFactory()
     api_token_create(user=user)
     page = logged_in(user).get("/accounts/profile/").content.decode()
-    # The header's log-out form, the profile form, regenerate and revoke.
-    assert page.count('name="csrfmiddlewaretoken"') == 4
+    # The header's log-out form, the profile form, regenerate and revoke, make a calendar link.
+    assert page.count('name="csrfmiddlewaretoken"') == 5
 
 
 # --- drf_create_token ----------------------------------------------------------------------

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
@@ -65,8 +63,8 @@ def notifications_send_email(*, notification_ids: Sequence[int]) -> int:
     for pk in notification_ids:
         with transaction.atomic():
             note = (
-                Notification.objects.select_for_update(skip_locked=True)
-                .select_related("user", "campaign")
+                Notification.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("user", "campaign", "event")
                 .filter(pk=pk, emailed_at__isnull=True, email_skipped=False)
                 .first()
             )
@@ -76,12 +74,9 @@ def notifications_send_email(*, notification_ids: Sequence[int]) -> int:
                 note.email_skipped = True
                 note.save(update_fields=["email_skipped"])
                 continue
-            send_mail(
-                subject=f"[{note.campaign.name}] {note.get_kind_display()}",
-                message=f"{note.message}\n\n— {note.campaign.name}",
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=[note.user.email],
-            )
+            from campaigns.mail import notification_mail
+
+            notification_mail(note).send()
             note.emailed_at = timezone.now()
             note.save(update_fields=["emailed_at"])
             sent += 1

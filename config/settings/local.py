@@ -1,4 +1,4 @@
-"""The embedded default for `./dev up`: DEBUG, SQLite, filesystem broker, console email."""
+"""The embedded default for `./dev up`: DEBUG, SQLite, filesystem broker, mails as files."""
 
 import os
 
@@ -10,3 +10,7 @@ from .base import *  # noqa: E402
 
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "0.0.0.0"])  # noqa: S104
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+
+# Mails are written as files under var/mail/ (one per message), not to the console.
+EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+EMAIL_FILE_PATH = VAR_DIR / "mail"

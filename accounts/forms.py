@@ -1,8 +1,8 @@
-"""The profile form: display name and time zone."""
+"""The profile form (display name, time zone, mail kinds) and the sign-up form's time zone."""
 
 from django import forms
 
-from .models import NotificationKind, User, available_time_zones
+from .models import NotificationKind, User, selectable_time_zones
 
 
 class ProfileForm(forms.ModelForm):
@@ -22,7 +22,28 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["time_zone"].choices = [(z, z) for z in sorted(available_time_zones())]  # type: ignore[attr-defined]
+        zones = selectable_time_zones()
+        if self.instance.time_zone not in zones:
+            zones.append(self.instance.time_zone)  # an older name kept until changed
+        self.fields["time_zone"].choices = [(z, z) for z in zones]  # type: ignore[attr-defined]
         user = self.instance
         self.fields["email_kinds"].initial = [k for k in NotificationKind.values
                                               if user.email_notifications.get(k, True)]
+
+
+class SignupForm(forms.Form):
+    """allauth's sign-up form gains the time zone: the browser's own is chosen for the user
+    to confirm (static/js/timezone.js), UTC without JavaScript."""
+
+    time_zone = forms.ChoiceField(
+        choices=(), initial="UTC", label="Time zone", required=False,
+        help_text="Deadlines and times are shown in this zone; this is your browser's, "
+                  "change it if it is wrong.")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["time_zone"].choices = [(z, z) for z in selectable_time_zones()]  # type: ignore[attr-defined]
+
+    def signup(self, request: object, user: User) -> None:
+        user.time_zone = self.cleaned_data.get("time_zone") or "UTC"
+        user.save(update_fields=["time_zone"])

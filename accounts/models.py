@@ -19,6 +19,18 @@ def available_time_zones() -> frozenset[str]:
 
 _TIME_ZONES = frozenset(zoneinfo.available_timezones())
 
+# The areas of the tz database's real, current zones ("Europe/Berlin"): not the aliases and
+# legacy names ("CET", "US/Pacific", "Etc/GMT+3", "Factory", "localtime") that a person would
+# not look for.
+_AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia",
+          "Europe", "Indian", "Pacific")
+
+
+def selectable_time_zones() -> list[str]:
+    """The zones a person picks from, sorted, with UTC first."""
+    return ["UTC", *sorted(z for z in _TIME_ZONES if z.split("/", 1)[0] in _AREAS
+                           and "/" in z)]
+
 
 class NotificationKind(models.TextChoices):
     """What a notification is about; users choose by kind which ones also come by email."""

@@ -147,3 +147,22 @@ def test_user_time_zone_is_active_for_the_request(client):
     page = client.get(reverse("home")).content.decode()
     assert "Signed in as <strong>Ansom</strong>" in page
     assert local_suffix("America/New_York") in page
+
+
+def test_signup_keeps_the_time_zone_chosen_on_the_form(client):
+    from accounts.models import User
+
+    response = client.post("/accounts/signup/", {
+        "email": "ines@example.com", "username": "ines", "password1": "a long pass phrase 9",
+        "password2": "a long pass phrase 9", "time_zone": "America/Sao_Paulo"})
+    assert (response.status_code, User.objects.get(username="ines").time_zone) == (
+        302, "America/Sao_Paulo")
+
+
+def test_the_zone_lists_offer_real_zones_only():
+    from accounts.models import selectable_time_zones
+
+    zones = selectable_time_zones()
+    assert (zones[0], "Europe/Berlin" in zones, "Factory" in zones, "localtime" in zones,
+            "CET" in zones, "US/Pacific" in zones, "Etc/GMT+3" in zones) == (
+        "UTC", True, False, False, False, False, False)

@@ -503,7 +503,8 @@ class CampaignStartApi(APIView):
         status = serializers.CharField()
         version = serializers.IntegerField()
         setup_dice_seed = serializers.CharField(
-            help_text="Revealed now: GET setup-dice/ re-derives every setup roll.")
+            help_text="For the GM (who sees every unit): GET setup-dice/ re-derives every "
+            "setup roll; players see it when the campaign ends.")
         phase = PhaseOpenedSerializer(help_text="Turn 1's scout phase, now open.")
 
     @extend_schema(

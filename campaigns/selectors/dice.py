@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from accounts.models import User
 from campaigns.errors import CampaignError
 from campaigns.models import (
     Campaign,
+    CampaignStatus,
     DiceRoll,
     Event,
     Membership,
@@ -163,17 +164,22 @@ def phase_dice_verification(*, user: User, campaign: Campaign, phase: Phase) -> 
 
 
 def setup_dice_verification(*, user: User, campaign: Campaign) -> dict[str, Any]:
-    """The campaign's setup dice (commander levels rolled before the first phase): the
-    commitment published at creation; once the campaign has started, the seed and every
-    roll re-derived."""
+    """The campaign's setup dice (commander levels rolled before the first phase, the
+    opposition's among them): the commitment published at creation; the seed and every roll
+    re-derived for the GM once the campaign has started, for everyone once it has ended
+    (before that the seed would tell the alliance the opposition's commander levels)."""
     viewer = viewer_of(user=user, campaign=campaign)
     info = {"revealed_at": campaign.setup_dice_revealed_at}
-    if campaign.setup_dice_revealed_at is None:
+    started = campaign.status != CampaignStatus.SETUP
+    if campaign.setup_dice_revealed_at is None and not (viewer.is_gm and started):
         return {"setup": info, **_unrevealed(campaign.setup_dice_commitment)}
     rows = list(DiceRoll.objects.filter(campaign=campaign, phase__isnull=True).order_by("number"))
     events = Event.objects.filter(campaign=campaign, phase__isnull=True,
                                   payload__has_any_keys=["rolls", "dice"]).values(
         "side_id", "payload")
+    if campaign.status == CampaignStatus.FINISHED:
+        # The game is over: every roll is named for everyone, as for the GM.
+        viewer = replace(viewer, is_gm=True)
     return {"setup": info, **_revealed(viewer, seed=campaign.setup_dice_seed,
                                        commitment=campaign.setup_dice_commitment, rows=rows,
                                        events=events)}

@@ -402,8 +402,10 @@ def check_victory(*, campaign: Campaign, phase: Phase | None, actor: User | None
     campaign.status = CampaignStatus.FINISHED
     campaign.winner = winner
     campaign.finished_at = now
+    campaign.setup_dice_revealed_at = now
     campaign.version += 1
-    campaign.save(update_fields=["status", "winner", "finished_at", "version"])
+    campaign.save(update_fields=["status", "winner", "finished_at", "setup_dice_revealed_at",
+                                 "version"])
     open_phase = Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN).first()
     if open_phase is not None:
         open_phase.status = PhaseStatus.CLOSED
@@ -423,8 +425,10 @@ def check_victory(*, campaign: Campaign, phase: Phase | None, actor: User | None
     event = record_event(
         campaign=campaign, kind=EventKind.CAMPAIGN_FINISHED, actor=actor, phase=phase,
         summary=f"{side.name} win{'s' if not side.name.endswith('s') else ''}: {why}. "
-        "The campaign is finished.",
-        payload={"winner": winner, "reason": why},
+        "The campaign is finished; its setup dice are revealed.",
+        payload={"winner": winner, "reason": why,
+                 "setup_dice_seed": campaign.setup_dice_seed,
+                 "setup_dice_commitment": campaign.setup_dice_commitment},
     )
     notify(event=event, users=[m.user for m in Membership.objects.filter(campaign=campaign)
                                .select_related("user")])

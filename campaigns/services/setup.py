@@ -631,15 +631,15 @@ def campaign_start(*, user: User, campaign: Campaign) -> Campaign:
         Unit.objects.bulk_update(units, ["stack", "position"])
     now = timezone.now()
     campaign.status = CampaignStatus.RUNNING
-    campaign.setup_dice_revealed_at = now
     campaign.version += 1
-    campaign.save(update_fields=["status", "setup_dice_revealed_at", "version"])
+    campaign.save(update_fields=["status", "version"])
+    # The setup dice rolled the opposition's commander levels too, which the alliance may not
+    # know: their seed is revealed to everyone when the campaign ends (engine.check_victory).
     event = record_event(
         campaign=campaign, kind=EventKind.CAMPAIGN_STARTED, actor=user,
         summary=f"The campaign {campaign.name!r} has started; the alliance enters at "
-        f"{campaign.entry_hex}.",
-        payload={"setup_dice_seed": campaign.setup_dice_seed,
-                 "setup_dice_commitment": campaign.setup_dice_commitment},
+        f"{campaign.entry_hex}. The setup dice are revealed when the campaign ends.",
+        payload={"setup_dice_commitment": campaign.setup_dice_commitment},
     )
     notify(event=event, users=[p.user for p in players])
     turn = Turn.objects.create(campaign=campaign, number=1)

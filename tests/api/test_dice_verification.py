@@ -4,7 +4,7 @@ and the selectors behind them, with known seeds and exact rolls."""
 import pytest
 
 from campaigns.errors import NotAllowedError
-from campaigns.models import DiceRoll, Event, Phase
+from campaigns.models import DiceRoll, Event, Fortification, Phase, Side
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
 from campaigns.services import campaign_start, chief_warlord_appoint, phase_end
 from campaigns.services.move_combat import stack_attack
@@ -197,24 +197,40 @@ def test_the_phase_selector_refuses_a_non_member():
 # --- The setup dice --------------------------------------------------------------------------
 
 
-def test_after_the_start_a_player_sees_the_setup_seed_and_their_own_rolls(client_for,
-                                                                         monkeypatch):
+def test_after_the_start_a_player_sees_only_the_setup_commitment(client_for, monkeypatch):
+    # The setup seed would tell the opposition's commander levels: it waits for the end.
     campaign, _, ann = setup_with_known_seed(monkeypatch)
+    response = client_for(ann.user).get(setup_url(campaign))
+    assert (response.status_code, response.json()) == (200, {
+        "setup": {"revealed_at": None}, "commitment": SEED_COMMITMENT, "seed": None,
+        "revealed": False, "commitment_ok": None, "rolls": [], "all_match": None})
+
+
+def test_when_the_campaign_ends_everyone_verifies_every_setup_roll(client_for, monkeypatch):
+    from campaigns.services.engine import check_victory
+
+    campaign, _, ann = setup_with_known_seed(monkeypatch)
+    Fortification.objects.filter(campaign=campaign, hex="J10").update(
+        owner=Side.objects.get(campaign=campaign, kind="alliance"))
+    check_victory(campaign=campaign, phase=None, actor=None)
+    campaign.refresh_from_db()
     response = client_for(ann.user).get(setup_url(campaign))
     assert (response.status_code, response.json()) == (200, {
         "setup": {"revealed_at": campaign.setup_dice_revealed_at.isoformat()
                   .replace("+00:00", "Z")},
         "commitment": SEED_COMMITMENT, "seed": SEED, "revealed": True, "commitment_ok": True,
         "rolls": [
-            {"number": 1, "purpose": "hidden", "sides": 10, "value": 2, "expected": 2,
-             "matches": True},
-            {"number": 2, "purpose": "hidden", "sides": 10, "value": 10, "expected": 10,
-             "matches": True},
+            {"number": 1, "purpose": "commander level of Warlord 1 (opposition)", "sides": 10,
+             "value": 2, "expected": 2, "matches": True},
+            {"number": 2, "purpose": "commander level of Warlord 2 (opposition)", "sides": 10,
+             "value": 10, "expected": 10, "matches": True},
             {"number": 3, "purpose": "commander level of Warlord 1 (ann)", "sides": 10,
              "value": 3, "expected": 3, "matches": True},
         ],
         "all_match": True,
     })
+    finished = Event.objects.get(campaign=campaign, kind="campaign_finished")
+    assert finished.payload["setup_dice_seed"] == SEED
 
 
 def test_the_gm_sees_the_opposition_commanders_setup_rolls(monkeypatch):

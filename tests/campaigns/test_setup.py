@@ -390,11 +390,14 @@ def test_start_places_each_army_at_the_entry_hex_and_opens_the_scout_phase(
     assert [e.kind for e in Event.objects.filter(campaign=campaign).order_by("-created_at", "-id")[:2]] == [
         "phase_opened", "campaign_started",
     ]
-    # The setup seed is revealed at the start, and re-derives every setup roll.
+    # The setup seed is not told at the start (it waits for the end), and it re-derives
+    # every setup roll.
     rolls = [RulesRoll(number=r.number, purpose=r.purpose, sides=r.sides, value=r.value)
              for r in DiceRoll.objects.filter(campaign=campaign, phase=None)]
     started = Event.objects.get(kind="campaign_started")
-    assert verify(seed=started.payload["setup_dice_seed"],
+    assert (started.payload, campaign.setup_dice_revealed_at) == (
+        {"setup_dice_commitment": campaign.setup_dice_commitment}, None)
+    assert verify(seed=campaign.setup_dice_seed,
                   commitment=campaign.setup_dice_commitment, rolls=rolls).all_ok
 
 

@@ -38,7 +38,7 @@ SHOW = (
 @pytest.mark.parametrize(
     ("module", "extra", "expected"),
     [
-        ("config.settings.local", {}, "True django.db.backends.sqlite3 filesystem optional console"),
+        ("config.settings.local", {}, "True django.db.backends.sqlite3 filesystem optional filebased"),
         ("config.settings.test", {}, "False django.db.backends.sqlite3 filesystem mandatory locmem"),
         ("config.settings.production", PRODUCTION_ENV,
          "False django.db.backends.postgresql redis mandatory smtp"),

@@ -36,7 +36,8 @@ def test_phase_opened_is_posted_in_the_public_thread(started, threads):
     bodies = list(Post.objects.filter(thread=threads["public"], author=None)
                   .values_list("body", flat=True))
     phase = started[0].phases.get()
-    assert bodies[0] == ("The campaign 'The Broad Way' has started; the alliance enters at A1."
+    assert bodies[0] == ("The campaign 'The Broad Way' has started; the alliance enters at A1. "
+                         "The setup dice are revealed when the campaign ends."
                          f"\n\n[The map](/campaigns/{started[0].pk}/map/)")
     assert bodies[1].endswith(f"[Dice commitment](/campaigns/{started[0].pk}/dice/{phase.pk}/)")
 

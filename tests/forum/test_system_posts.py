@@ -49,7 +49,8 @@ def test_the_start_is_posted_publicly_with_a_link_to_the_map(started, threads):
     event = last_event(campaign, "campaign_started")
     assert where(threads, event) == {"public": 1, "alliance": 0, "opposition": 0, "gm": 0}
     assert only(threads, event, "public").body == (
-        "The campaign 'The Broad Way' has started; the alliance enters at A1.\n\n"
+        "The campaign 'The Broad Way' has started; the alliance enters at A1. "
+        "The setup dice are revealed when the campaign ends.\n\n"
         f"[The map](/campaigns/{campaign.pk}/map/)")
 
 
@@ -145,7 +146,8 @@ def test_victory_is_posted_publicly_with_a_link_to_the_history(move_phase, threa
     event = last_event(campaign, "campaign_finished")
     assert where(threads, event) == {"public": 1, "alliance": 0, "opposition": 0, "gm": 0}
     assert only(threads, event, "public").body == (
-        "The Alliance wins: it holds the fortification of J10. The campaign is finished.\n\n"
+        "The Alliance wins: it holds the fortification of J10. The campaign is finished; "
+        "its setup dice are revealed.\n\n"
         f"[History](/campaigns/{campaign.pk}/history/)")
     closed = last_event(campaign, "phase_closed")
     assert where(threads, closed)["public"] == 1

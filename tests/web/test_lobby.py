@@ -484,4 +484,4 @@ def test_a_finished_campaign_names_its_winner_and_why(client):
     page = client.get(_lobby(campaign)).content.decode()
     assert 'data-victory="alliance"' in page
     assert ('<h2 id="victory-title">Victory: The Alliance wins: it holds the fortification of '
-            "J10. The campaign is finished.</h2>") in page
+            "J10. The campaign is finished; its setup dice are revealed.</h2>") in page

@@ -10,7 +10,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "time_zone"]
+        fields = ["display_name", "time_zone", "discord_id", "email_digest"]
 
     email_kinds = forms.MultipleChoiceField(
         choices=NotificationKind.choices,

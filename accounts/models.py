@@ -4,6 +4,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 
@@ -57,6 +58,16 @@ class User(AbstractUser):
 
     # {kind: false} turns off email for that kind; every kind is emailed unless turned off.
     email_notifications = models.JSONField(default=dict, blank=True)
+    # One mail a day with everything instead of one mail per notification.
+    email_digest = models.BooleanField(
+        default=False, help_text="One mail a day with all your notifications, instead of one "
+        "mail each.")
+    discord_id = models.CharField(
+        max_length=20, blank=True, verbose_name="Discord user ID",
+        validators=[RegexValidator(r"^\d{17,20}$", "A Discord user ID is 17 to 20 digits.")],
+        help_text="So that deadline reminders a campaign posts to Discord mention you. In "
+        "Discord: Settings → Advanced → Developer Mode on, then right-click your name → Copy "
+        "User ID.")
 
     class Meta:
         constraints = [

@@ -13,13 +13,20 @@ def user_update_profile(
     display_name: str,
     time_zone: str,
     email_kinds: list[str] | None = None,
+    discord_id: str | None = None,
+    email_digest: bool | None = None,
 ) -> User:
     user.display_name = display_name.strip()
     user.time_zone = time_zone
     if email_kinds is not None:
         user.email_notifications = {k: k in email_kinds for k in NotificationKind.values}
+    if discord_id is not None:
+        user.discord_id = discord_id.strip()
+    if email_digest is not None:
+        user.email_digest = email_digest
     user.full_clean(exclude=["password"])
-    user.save(update_fields=["display_name", "time_zone", "email_notifications"])
+    user.save(update_fields=["display_name", "time_zone", "email_notifications", "discord_id",
+                             "email_digest"])
     return user
 
 

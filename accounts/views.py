@@ -28,6 +28,8 @@ def profile(request: HttpRequest) -> HttpResponse:
             display_name=form.cleaned_data["display_name"],
             time_zone=form.cleaned_data["time_zone"],
             email_kinds=form.cleaned_data["email_kinds"],
+            discord_id=form.cleaned_data["discord_id"],
+            email_digest=form.cleaned_data["email_digest"],
         )
         messages.success(request, "Profile saved.")
         return redirect("profile")

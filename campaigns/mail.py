@@ -59,3 +59,24 @@ def notification_mail(note: Any) -> EmailMultiAlternatives:
                  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
     mail.attach_alternative(render_to_string("mail/notification.html", context), "text/html")
     return mail
+
+
+def digest_mail(user: User, notes: list[Any]) -> EmailMultiAlternatives:
+    """The day's digest: every notification with its campaign, time and link, oldest first."""
+    from campaigns.selectors.notifications import _link
+
+    items = []
+    for note in notes:
+        href, label = _link(note)
+        items.append({"campaign": note.campaign.name, "kind": note.get_kind_display(),
+                      "message": note.message, "href": absolute(href), "label": label,
+                      "when": format_local(note.created_at, user.time_zone)})
+    context = {"user": user, "items": items, "settings_url": absolute(reverse("profile")),
+               "centre": absolute(reverse("notifications"))}
+    count = len(items)
+    mail = EmailMultiAlternatives(
+        subject=f"Warcamp: {count} notification{'s' if count != 1 else ''} today",
+        body=render_to_string("mail/digest.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL, to=[user.email])
+    mail.attach_alternative(render_to_string("mail/digest.html", context), "text/html")
+    return mail

@@ -646,6 +646,19 @@ class PhaseSnapshot(models.Model):
         return f"snapshot of phase {self.phase_id}"
 
 
+class Visit(models.Model):
+    """When a member last opened one of the campaign's pages ("since your last visit").
+
+    A table of its own: a visit is not game state, so it must not touch the tables the map
+    cache's state token reads (Membership among them)."""
+
+    membership = models.OneToOneField(Membership, on_delete=models.CASCADE, related_name="visit")
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"membership {self.membership_id} seen {self.seen_at:%Y-%m-%d %H:%M}"
+
+
 class Notification(models.Model):
     """A message for one user about one event: in-app at once, by email on commit if wanted."""
 
@@ -660,6 +673,8 @@ class Notification(models.Model):
         max_length=24, choices=NotificationKind.choices, default=NotificationKind.GENERAL
     )
     message = models.TextField()
+    # Where it leads when the event does not say (a mention: the post in its thread).
+    link = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
     # Email delivery: set once sent (or once the user's preferences said no email).

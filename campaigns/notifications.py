@@ -47,7 +47,7 @@ def stranded_notification_ids(*, older_than_seconds: int = 300, limit: int = 500
 
     cutoff = timezone.now() - timedelta(seconds=older_than_seconds)
     return list(Notification.objects.filter(emailed_at__isnull=True, email_skipped=False,
-                                            created_at__lt=cutoff)
+                                            created_at__lt=cutoff, user__email_digest=False)
                 .order_by("pk").values_list("pk", flat=True)[:limit])
 
 
@@ -74,10 +74,40 @@ def notifications_send_email(*, notification_ids: Sequence[int]) -> int:
                 note.email_skipped = True
                 note.save(update_fields=["email_skipped"])
                 continue
+            if note.user.email_digest:
+                continue  # it waits for the day's digest (send_email_digests)
             from campaigns.mail import notification_mail
 
             notification_mail(note).send()
             note.emailed_at = timezone.now()
             note.save(update_fields=["emailed_at"])
+            sent += 1
+    return sent
+
+
+def send_email_digests() -> int:
+    """Once a day: each user who chose the digest gets one mail with every notification not
+    yet mailed that they want by mail (the others are marked skipped); returns the mails."""
+    from campaigns.mail import digest_mail
+    from campaigns.models import Notification
+
+    sent = 0
+    users = (Notification.objects.filter(emailed_at__isnull=True, email_skipped=False,
+                                         user__email_digest=True)
+             .values_list("user_id", flat=True).distinct())
+    for user_id in list(users):
+        with transaction.atomic():
+            notes = list(Notification.objects.select_for_update(skip_locked=True, of=("self",))
+                         .select_related("user", "campaign", "event")
+                         .filter(user_id=user_id, emailed_at__isnull=True, email_skipped=False)
+                         .order_by("created_at", "pk"))
+            wanted = [n for n in notes if n.user.wants_email(n.kind)]
+            unwanted = [n.pk for n in notes if n not in wanted]
+            Notification.objects.filter(pk__in=unwanted).update(email_skipped=True)
+            if not wanted:
+                continue
+            digest_mail(wanted[0].user, wanted).send()
+            Notification.objects.filter(pk__in=[n.pk for n in wanted]).update(
+                emailed_at=timezone.now())
             sent += 1
     return sent

@@ -52,3 +52,10 @@ def warm_map_cache(campaign_id: int) -> int:
     from campaigns.selectors.map_json import warm
 
     return warm(campaign_id)
+
+
+@shared_task(name="campaigns.tasks.send_email_digests", acks_late=True, ignore_result=True)
+def send_email_digests() -> int:
+    from campaigns.notifications import send_email_digests as send
+
+    return send()

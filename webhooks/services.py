@@ -127,33 +127,61 @@ class Message:
     event_id: int | None
     turn: int | None
     at: str
+    # A closed phase carries the public picture of the map (no stack, only what all may see).
+    image: str | None = None
+    mentions: tuple[str, ...] = ()
 
 
 def message_of(event: Event) -> Message:
     """What every member may read of a public event."""
     campaign = event.campaign
+    image = None
+    if event.kind == EventKind.PHASE_CLOSED:
+        image = settings.SITE_URL.rstrip("/") + reverse("campaigns:map-png", args=[campaign.pk])
     return Message(
         title=f"{campaign.name}: {event.get_kind_display()}",
         text=event.summary, url=campaign_url(campaign, event), kind=event.kind,
         event_id=event.pk, turn=event.phase.turn.number if event.phase is not None else None,
-        at=event.created_at.isoformat())
+        at=event.created_at.isoformat(), image=image, mentions=_pending_discord_ids(event))
+
+
+def _pending_discord_ids(event: Event) -> tuple[str, ...]:
+    """A reminder's players still to act who linked their Discord account: mentioned."""
+    if event.kind != EventKind.REMINDER:
+        return ()
+    ids = event.payload.get("memberships") or []
+    return tuple(sorted(
+        m for m in Membership.objects.filter(pk__in=ids).exclude(user__discord_id="")
+        .values_list("user__discord_id", flat=True)))
 
 
 def body_for(fmt: str, message: Message) -> dict[str, Any]:
     """The request body in the webhook's format (Discord's and Slack's documented shapes)."""
     if fmt == WebhookFormat.DISCORD:
-        return {"username": "Warcamp", "allowed_mentions": {"parse": []},
-                "embeds": [{"title": message.title[:256],
-                            "description": message.text[:DISCORD_DESCRIPTION_MAX],
-                            "url": message.url, "timestamp": message.at}]}
+        embed: dict[str, Any] = {"title": message.title[:256],
+                                 "description": message.text[:DISCORD_DESCRIPTION_MAX],
+                                 "url": message.url, "timestamp": message.at}
+        if message.image:
+            embed["image"] = {"url": message.image}
+        body: dict[str, Any] = {"username": "Warcamp",
+                                # Only the players named here are pinged, nobody else.
+                                "allowed_mentions": {"parse": [],
+                                                     "users": list(message.mentions)},
+                                "embeds": [embed]}
+        if message.mentions:
+            body["content"] = " ".join(f"<@{m}>" for m in message.mentions)
+        return body
     if fmt == WebhookFormat.SLACK:
-        return {"text": f"{message.title}: {message.text}",
-                "blocks": [{"type": "section", "text": {
-                    "type": "mrkdwn", "text": f"*{_slack_escape(message.title)}*\n"
-                    f"{_slack_escape(message.text)}\n<{message.url}|Open in Warcamp>"}}]}
+        blocks: list[dict[str, Any]] = [{"type": "section", "text": {
+            "type": "mrkdwn", "text": f"*{_slack_escape(message.title)}*\n"
+            f"{_slack_escape(message.text)}\n<{message.url}|Open in Warcamp>"}}]
+        if message.image:
+            blocks.append({"type": "image", "image_url": message.image,
+                           "alt_text": "The map as everyone may see it"})
+        return {"text": f"{message.title}: {message.text}", "blocks": blocks}
     return {"event": {"id": message.event_id, "kind": message.kind, "turn": message.turn,
                       "title": message.title, "summary": message.text, "url": message.url,
-                      "created_at": message.at}}
+                      "created_at": message.at, "map_image": message.image}}
 
 
 def _slack_escape(text: str) -> str:

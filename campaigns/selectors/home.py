@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
 from campaigns.models import (
     CampaignStatus,
+    Event,
+    EventKind,
     Membership,
     Phase,
     PhaseKind,
@@ -20,6 +23,37 @@ from campaigns.models import (
 )
 
 ALLIANCE_PHASES = (PhaseKind.SCOUT, PhaseKind.MOVE_COMBAT)
+# Events whose summary is written for the GM's eyes (the reader's view of them differs).
+_NOT_SUMMARISED = (EventKind.HEALING, EventKind.HITS_ADJUSTED)
+CHANGES_SHOWN = 3
+CHANGES_READ = 500
+
+
+def _seen_at(m: Membership) -> Any:
+    visit = getattr(m, "visit", None) if hasattr(m, "visit") else None
+    return None if visit is None else visit.seen_at
+
+
+def _changes(memberships: list[Membership]) -> dict[int, list[str]]:
+    """Per campaign, the summaries (newest first) of the events the member may see since
+    their last visit (or since they joined): one query, whatever the number of campaigns."""
+    wanted = Q(pk__in=[])
+    for m in memberships:
+        since = _seen_at(m) or m.joined_at
+        if m.role == Role.GM:
+            visible = Q()
+        elif m.side_id is not None:
+            visible = Q(side__isnull=True) | Q(side_id=m.side_id)
+        else:
+            visible = Q(side__isnull=True)
+        wanted |= Q(campaign_id=m.campaign_id, created_at__gt=since) & visible
+    out: dict[int, list[str]] = {m.campaign_id: [] for m in memberships}
+    for campaign_id, summary in (
+        Event.objects.filter(wanted).exclude(kind__in=_NOT_SUMMARISED)
+        .order_by("-created_at", "-id").values_list("campaign_id", "summary")[:CHANGES_READ]
+    ):
+        out[campaign_id].append(summary)
+    return out
 
 
 def _is_alliance_player(m: Membership) -> bool:
@@ -105,7 +139,7 @@ def home_campaigns(*, user: User) -> list[dict[str, Any]]:
     deadline, and "what you must do now" as sentences."""
     memberships = list(
         Membership.objects.filter(user=user)
-        .select_related("campaign", "side")
+        .select_related("campaign", "side", "visit")
         .order_by("-campaign__created_at", "-campaign_id")
     )
     if not memberships:
@@ -137,6 +171,7 @@ def home_campaigns(*, user: User) -> list[dict[str, Any]]:
         .values_list("campaign_id", flat=True)
     )
     now = timezone.now()
+    changes = _changes(memberships)
     rows = []
     for m in memberships:
         campaign = m.campaign
@@ -165,6 +200,9 @@ def home_campaigns(*, user: User) -> list[dict[str, Any]]:
                 "deadline_at": phase.deadline_at,
             },
             "todo": todo,
+            "changes": {"count": len(changes[campaign.pk]),
+                        "latest": changes[campaign.pk][:CHANGES_SHOWN],
+                        "since_visit": _seen_at(m) is not None},
             "processing_flagged": m.role == Role.GM and phase is not None
             and phase.processing_flagged_at is not None,
         })

@@ -18,9 +18,11 @@ _MAP_KINDS = {NotificationKind.PHASE_OPENED, NotificationKind.REMINDER,
 
 
 def _link(note: Notification) -> tuple[str, str]:
-    """(address, what it opens): the report of a combat, siege, ambush or scouting; the map
-    for a phase to play; the forum for a mention; else the campaign's overview."""
+    """(address, what it opens): the post of a mention; the report of a combat, siege,
+    ambush or scouting; the map for a phase to play; else the campaign's overview."""
     campaign = note.campaign_id
+    if note.kind == NotificationKind.MENTION and note.link:
+        return note.link, "Open the post"
     if note.event is not None and note.event.kind in _REPORTS:
         return reverse("campaigns:report", args=[campaign, note.event_id]), "Open the report"
     if note.kind in _MAP_KINDS:

@@ -101,10 +101,12 @@ def _notify_mentions(post: Post, *, author: User) -> list[User]:
         return []
     PostMention.objects.bulk_create([PostMention(post=post, user=u) for u in targets])
     thread = post.thread
+    post_link = (reverse("campaigns:forum-thread", args=[thread.campaign_id, thread.pk])
+                 + f"?post={post.pk}#post-{post.pk}")
     rows = Notification.objects.bulk_create([
         Notification(user=u, campaign_id=thread.campaign_id, kind=NotificationKind.MENTION,
                      message=f"{author.public_name} mentioned you in “{thread.title}” of "
-                     f"{thread.campaign.name}.")
+                     f"{thread.campaign.name}.", link=post_link)
         for u in targets
     ])
     ids = [n.pk for n in rows]

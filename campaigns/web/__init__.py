@@ -85,9 +85,26 @@ def _open_phase_id(campaign: Campaign) -> int | None:
     )
 
 
+def _mark_seen(membership: Membership) -> None:
+    """The member's visit, for "since your last visit" on the home page: one UPDATE at most a
+    minute apart."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaigns.models import Visit
+
+    now = timezone.now()
+    if not Visit.objects.filter(membership=membership).filter(
+        seen_at__lt=now - timedelta(minutes=1)
+    ).update(seen_at=now):
+        Visit.objects.get_or_create(membership=membership, defaults={"seen_at": now})
+
+
 def campaign_page_context(request: HttpRequest, campaign: Campaign) -> dict[str, Any]:
     """The context every campaign page starts from; raises Http404 for a non-member."""
     membership = member_or_404(request, campaign)
+    _mark_seen(membership)
     return {
         "campaign": campaign,
         "is_gm": membership.role == Role.GM,

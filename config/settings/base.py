@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -208,6 +209,12 @@ FORUM_EDIT_MINUTES = env.int("FORUM_EDIT_MINUTES", default=30)
 # How long the map JSON of one state stays in the cache (campaigns/selectors/map_json.py;
 # PostgreSQL only). 0: never cached.
 MAP_CACHE_SECONDS = env.int("MAP_CACHE_SECONDS", default=600)
+# The daily digest mails, for the users who chose them (at EMAIL_DIGEST_HOUR UTC).
+EMAIL_DIGEST_HOUR = env.int("EMAIL_DIGEST_HOUR", default=7)
+CELERY_BEAT_SCHEDULE["send-email-digests"] = {
+    "task": "campaigns.tasks.send_email_digests",
+    "schedule": crontab(minute=0, hour=EMAIL_DIGEST_HOUR),
+}
 CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
     "task": "campaigns.tasks.sweep_deadlines",
     "schedule": float(DEADLINE_SWEEP_SECONDS),

@@ -71,3 +71,47 @@ def test_a_bad_unsubscribe_link_is_404_and_changes_nothing(client, token):
     assert client.post(f"/mail/unsubscribe/{token}/").status_code == 404
     p1.user.refresh_from_db()
     assert p1.user.email_notifications == before
+
+
+def test_a_digest_user_gets_one_mail_a_day_with_everything_they_want():
+    from campaigns.notifications import send_email_digests, stranded_notification_ids
+
+    campaign, _, (p1,) = started_campaign_factory(players=1)
+    user = p1.user
+    user.email_digest = True
+    user.email_notifications = {"combat": False}
+    user.save(update_fields=["email_digest", "email_notifications"])
+    # What the campaign's setup told the player was mailed already.
+    Notification.objects.filter(user=user).update(email_skipped=True)
+    mail.outbox.clear()
+    first = a_notification(user, campaign, message="Turn 1: 24 hours left.")
+    second = a_notification(user, campaign, kind="phase_opened", message="Turn 2 opened.")
+    unwanted = a_notification(user, campaign, kind="combat", message="Your stack fought.")
+    ids = [first.pk, second.pk, unwanted.pk]
+    # Nothing goes out one by one, and the sweep does not take them for stranded mails.
+    stranded = stranded_notification_ids(older_than_seconds=-60)
+    assert (notifications_send_email(notification_ids=ids), len(mail.outbox),
+            [i for i in ids if i in stranded]) == (0, 0, [])
+    assert (send_email_digests(), send_email_digests()) == (1, 0)
+    [digest] = mail.outbox
+    assert (digest.subject, digest.to, "Turn 1: 24 hours left." in digest.body,
+            "Turn 2 opened." in digest.body, "Your stack fought." in digest.body,
+            f"http://localhost:8000/campaigns/{campaign.pk}/map/" in digest.alternatives[0][0]) == (
+        "Warcamp: 2 notifications today", [user.email], True, True, False, True)
+    assert sorted(Notification.objects.filter(pk__in=ids).values_list(
+        "email_skipped", flat=True)) == [False, False, True]
+
+
+def test_a_mention_leads_to_the_post_itself():
+    from campaigns.models import Thread
+    from campaigns.selectors.notifications import notification_centre
+    from campaigns.services.forum import post_create, threads_ensure
+
+    campaign, gm, (p1,) = started_campaign_factory(players=1)
+    threads_ensure(campaign=campaign)
+    thread = Thread.objects.get(campaign=campaign, audience="public")
+    post = post_create(user=gm, thread=thread, body=f"Well played @{p1.user.username}.")
+    [row] = [r for r in notification_centre(user=p1.user)["rows"] if r["kind"] == "Mention"]
+    assert (row["href"], row["link_label"]) == (
+        f"/campaigns/{campaign.pk}/forum/threads/{thread.pk}/?post={post.pk}#post-{post.pk}",
+        "Open the post")

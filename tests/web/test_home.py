@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.timefmt import format_local
-from campaigns.models import Phase, PhaseStatus
+from campaigns.models import Event, Phase, PhaseStatus
 from campaigns.services import chief_warlord_vote, orders_mark_done, phase_end
 from tests.factories import (
     UserFactory,
@@ -224,3 +224,27 @@ def test_home_never_names_a_hidden_opposition_unit(client):
     campaign, _, (p1,) = started_campaign_factory(players=1)
     disguise_the_opposition(campaign)
     assert leaks(_home(client, p1.user), hidden_units(campaign)) == []
+
+
+def test_home_tells_what_changed_since_the_last_visit(client):
+    from campaigns.models import Visit
+
+    campaign, gm, (p1,) = started_campaign_factory(players=1)
+    client.force_login(p1.user)
+    client.get(reverse("campaigns:lobby", args=[campaign.pk]))
+    seen = Visit.objects.get(membership=p1).seen_at
+    phase_end(user=gm, campaign=campaign)  # the scout phase closes, move/combat opens
+    page = client.get(reverse("home")).content.decode()
+    from django.db.models import Q
+
+    shown = Event.objects.filter(Q(side__isnull=True) | Q(side=p1.side), campaign=campaign,
+                                 created_at__gt=seen).exclude(kind__in=["healing",
+                                                                        "hits_adjusted"])
+    newest = list(shown.order_by("-created_at").values_list("summary", flat=True))
+    assert seen is not None
+    assert (f"{len(newest)} new events since your last visit" in page,
+            all(f"<li>{s}</li>" in page for s in newest[:3])) == (True, True)
+    # After another visit there is nothing new.
+    Visit.objects.filter(membership=p1).delete()
+    client.get(reverse("campaigns:lobby", args=[campaign.pk]))
+    assert "since your last visit" not in client.get(reverse("home")).content.decode()

@@ -126,7 +126,7 @@ def test_a_phase_opening_goes_out_as_signed_json(receiver, django_capture_on_com
         "id": opened.pk, "kind": "phase_opened", "turn": 1,
         "title": f"{campaign.name}: Phase opened", "summary": opened.summary,
         "url": f"http://localhost:8000/campaigns/{campaign.pk}/",
-        "created_at": opened.created_at.isoformat()}}
+        "created_at": opened.created_at.isoformat(), "map_image": None}}
     assert headers["X-Warcamp-Signature"] == "sha256=" + hmac.new(
         b"s3cret", body, hashlib.sha256).hexdigest()
     assert list(Delivery.objects.values_list("status", "attempts")) == [("delivered", 1)]
@@ -139,7 +139,8 @@ def test_discord_and_slack_bodies_have_their_documented_shapes():
     message = services.message_of(event)
     discord = services.body_for("discord", message)
     slack = services.body_for("slack", message)
-    assert discord == {"username": "Warcamp", "allowed_mentions": {"parse": []}, "embeds": [{
+    assert discord == {"username": "Warcamp", "allowed_mentions": {"parse": [], "users": []},
+                       "embeds": [{
         "title": message.title, "description": event.summary, "url": message.url,
         "timestamp": event.created_at.isoformat()}]}
     assert slack == {"text": f"{message.title}: {event.summary}", "blocks": [{
@@ -208,3 +209,33 @@ def test_an_event_of_any_kind_for_one_side_only_never_goes_out(kind):
     assert ([d.body["event"]["summary"] for d in services.on_event(secret)],
             [d.body["event"]["summary"] for d in services.on_event(public)]) == (
         [], ["Turn 1 opened"])
+
+
+def test_a_reminder_mentions_the_pending_players_who_linked_discord():
+    from campaigns.models import Membership
+
+    campaign, _, (p1,) = started_campaign_factory(players=1)
+    p1.user.discord_id = "123456789012345678"
+    p1.user.save(update_fields=["discord_id"])
+    hook = hook_to(campaign, "https://discord.com/api/webhooks/1/x", "discord")
+    reminder = Event.objects.create(
+        campaign=campaign, kind=EventKind.REMINDER, summary="Turn 1: 1 h 00 min left.",
+        payload={"memberships": [p1.pk, Membership.objects.get(campaign=campaign,
+                                                               role="gm").pk]})
+    [delivery] = services.on_event(reminder)
+    assert (delivery.webhook, delivery.body["content"], delivery.body["allowed_mentions"]) == (
+        hook, "<@123456789012345678>", {"parse": [], "users": ["123456789012345678"]})
+
+
+def test_a_closed_phase_carries_the_public_map_picture():
+    campaign, _, _ = started_campaign_factory(players=1)
+    closed = Event.objects.create(campaign=campaign, kind=EventKind.PHASE_CLOSED,
+                                  summary="Turn 1: the scout phase is closed.")
+    message = services.message_of(closed)
+    picture = f"http://localhost:8000/campaigns/{campaign.pk}/map.png"
+    assert (services.body_for("discord", message)["embeds"][0]["image"],
+            services.body_for("slack", message)["blocks"][1],
+            services.body_for("json", message)["event"]["map_image"]) == (
+        {"url": picture},
+        {"type": "image", "image_url": picture, "alt_text": "The map as everyone may see it"},
+        picture)

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from accounts.models import NotificationKind, User
-from accounts.timefmt import format_local
+from accounts.timefmt import format_local, zoned_text
 
 SALT = "warcamp.mail.unsubscribe"
 
@@ -47,7 +47,8 @@ def notification_mail(note: Any) -> EmailMultiAlternatives:
                                    args=[unsubscribe_token(user, note.kind)]))
     context = {
         "user": user, "campaign": note.campaign.name, "kind": note.get_kind_display(),
-        "message": note.message, "when": format_local(note.created_at, user.time_zone),
+        "message": zoned_text(note.message, user.time_zone),
+        "when": format_local(note.created_at, user.time_zone),
         "href": absolute(href), "label": label, "unsubscribe": unsubscribe,
         "settings_url": absolute(reverse("profile")),
     }
@@ -69,7 +70,8 @@ def digest_mail(user: User, notes: list[Any]) -> EmailMultiAlternatives:
     for note in notes:
         href, label = _link(note)
         items.append({"campaign": note.campaign.name, "kind": note.get_kind_display(),
-                      "message": note.message, "href": absolute(href), "label": label,
+                      "message": zoned_text(note.message, user.time_zone),
+                      "href": absolute(href), "label": label,
                       "when": format_local(note.created_at, user.time_zone)})
     context = {"user": user, "items": items, "settings_url": absolute(reverse("profile")),
                "centre": absolute(reverse("notifications"))}

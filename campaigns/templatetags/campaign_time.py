@@ -8,9 +8,9 @@ from typing import Any
 from django import template
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
-from accounts.timefmt import format_local
+from accounts.timefmt import format_local, zoned_text
 
 register = template.Library()
 
@@ -41,6 +41,15 @@ def local(moment: datetime | None, user: Any) -> str:
         return ""
     zone = getattr(user, "time_zone", None) or "UTC"
     return format_local(moment, zone)
+
+
+@register.filter(is_safe=True)
+def zoned(text: str, user: Any) -> str:
+    """`{{ summary|zoned:user }}`: the engine's UTC times in the text in the user's zone. Safe
+    text stays safe: a replacement holds only letters, digits, spaces and "+-:(),"."""
+    zone = getattr(user, "time_zone", None) or "UTC"
+    result = zoned_text(str(text), zone)
+    return mark_safe(result) if isinstance(text, SafeString) else result  # noqa: S308
 
 
 @register.simple_tag(takes_context=True)

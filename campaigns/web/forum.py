@@ -13,6 +13,7 @@ from django.urls import NoReverseMatch, path, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from accounts.timefmt import zoned_text
 from campaigns.errors import CampaignError
 from campaigns.exports.mapimage import hex_labels, map_picture, render_png, render_svg
 from campaigns.exports.markup import quote_markdown, render_markdown
@@ -208,6 +209,8 @@ def preview(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def _export_response(request: HttpRequest, campaign: Campaign, export: Export,
                      back: str) -> HttpResponse:
+    # The exporter's own zone for the engine's times (each shown with its UTC offset).
+    export = replace(export, markdown=zoned_text(export.markdown, _user(request).time_zone))
     fmt = request.GET.get("format", "")
     if fmt == "bbcode":
         return HttpResponse(export.bbcode, content_type="text/plain; charset=utf-8")

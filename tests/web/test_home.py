@@ -227,6 +227,7 @@ def test_home_never_names_a_hidden_opposition_unit(client):
 
 
 def test_home_tells_what_changed_since_the_last_visit(client):
+    from accounts.timefmt import zoned_text
     from campaigns.models import Visit
 
     campaign, gm, (p1,) = started_campaign_factory(players=1)
@@ -243,7 +244,7 @@ def test_home_tells_what_changed_since_the_last_visit(client):
     newest = list(shown.order_by("-created_at").values_list("summary", flat=True))
     assert seen is not None
     assert (f"{len(newest)} new events since your last visit" in page,
-            all(f"<li>{s}</li>" in page for s in newest[:3])) == (True, True)
+            all(f"<li>{zoned_text(s, p1.user.time_zone)}</li>" in page for s in newest[:3])) == (True, True)
     # After another visit there is nothing new.
     Visit.objects.filter(membership=p1).delete()
     client.get(reverse("campaigns:lobby", args=[campaign.pk]))

@@ -91,3 +91,17 @@ class User(AbstractUser):
     @property
     def zone(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+
+class ApiToken(models.Model):
+    """A user's API token, stored as its SHA-256 only: the key is shown once, at creation, and a
+    database dump or the admin never shows a working key. One per user; a new one replaces it."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="api_token")
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… of {self.user}"

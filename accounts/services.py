@@ -1,9 +1,9 @@
 """Writes on accounts: profile updates, API tokens and demo users."""
 
 from django.db import transaction
-from rest_framework.authtoken.models import Token
 
-from .models import NotificationKind, User
+from .models import ApiToken, NotificationKind, User
+from .tokens import new_token
 
 
 @transaction.atomic
@@ -31,18 +31,21 @@ def user_update_profile(
 
 
 @transaction.atomic
-def api_token_create(*, user: User) -> Token:
-    """A new API token for `user`, replacing any old one (which stops working at once)."""
-    # The user row lock serialises two clicks at once: DRF allows one token per user.
+def api_token_create(*, user: User) -> str:
+    """A new API token for `user`, replacing any old one (which stops working at once). The key
+    is returned this once; only its digest is stored."""
+    # The user row lock serialises two clicks at once: one token per user.
     User.objects.select_for_update().get(pk=user.pk)
-    Token.objects.filter(user=user).delete()
-    return Token.objects.create(user=user)
+    ApiToken.objects.filter(user=user).delete()
+    key, digest = new_token()
+    ApiToken.objects.create(user=user, digest=digest, prefix=key[:6])
+    return key
 
 
 @transaction.atomic
 def api_token_revoke(*, user: User) -> bool:
     """Delete the user's API token; returns whether there was one."""
-    deleted, _ = Token.objects.filter(user=user).delete()
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
     return deleted > 0
 
 

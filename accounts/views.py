@@ -6,9 +6,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
-from rest_framework.authtoken.models import Token
 
 from .forms import ProfileForm
+from .models import ApiToken
 from .services import api_token_create, api_token_revoke, user_update_profile
 
 # The session key under which a new token's key waits for the one page that shows it.
@@ -36,7 +36,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {
         "form": form,
         "now": timezone.now(),
-        "api_token": Token.objects.filter(user=request.user).first(),
+        "api_token": ApiToken.objects.filter(user=request.user.pk).first(),
         # Popped: a reload, or any later visit, no longer shows the key.
         "new_api_token_key": request.session.pop(NEW_TOKEN_SESSION_KEY, None),
         "api_root": request.build_absolute_uri("/api/v1/"),
@@ -46,9 +46,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def api_token_new(request: HttpRequest) -> HttpResponse:
-    token = api_token_create(user=request.user)  # type: ignore[arg-type]
+    key = api_token_create(user=request.user)  # type: ignore[arg-type]
     # Through the session rather than the redirect's URL, so the key never lands in a log.
-    request.session[NEW_TOKEN_SESSION_KEY] = token.key
+    request.session[NEW_TOKEN_SESSION_KEY] = key
     messages.success(request, "New API token created; any previous token no longer works.")
     return redirect("profile")
 

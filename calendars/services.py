@@ -7,8 +7,6 @@ reader's calendar shows them in its own zone, across daylight-saving changes."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from datetime import timedelta
 from urllib.parse import urlsplit
 
@@ -19,12 +17,9 @@ from django.utils import timezone
 from icalendar import Calendar, Event
 
 from accounts.models import User
+from accounts.tokens import new_token, token_digest
 from calendars.models import CalendarToken
 from campaigns.models import Campaign, CampaignStatus, Membership, Phase, PhaseStatus
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @transaction.atomic
@@ -32,8 +27,8 @@ def calendar_token_create(*, user: User) -> str:
     """A new private feed token (the old one stops working); returned once, stored hashed."""
     CalendarToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now())
-    token = secrets.token_urlsafe(32)
-    CalendarToken.objects.create(user=user, digest=_digest(token), prefix=token[:6])
+    token, digest = new_token()
+    CalendarToken.objects.create(user=user, digest=digest, prefix=token[:6])
     return token
 
 
@@ -49,7 +44,7 @@ def calendar_token_active(*, user: User) -> CalendarToken | None:
 def user_for_token(token: str) -> User | None:
     """The user of a live token; None for an unknown or revoked one alike."""
     row = (CalendarToken.objects.select_related("user")
-           .filter(digest=_digest(token), revoked_at__isnull=True).first())
+           .filter(digest=token_digest(token), revoked_at__isnull=True).first())
     if row is None:
         return None
     CalendarToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now())

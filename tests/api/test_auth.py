@@ -2,9 +2,9 @@
 
 import pytest
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import api_token_create
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]
@@ -22,8 +22,8 @@ def test_anonymous_is_401_with_the_error_body():
 
 def test_a_token_authenticates():
     user = UserFactory()
-    token = Token.objects.create(user=user)
-    response = APIClient().get("/api/v1/campaigns/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=user)
+    response = APIClient().get("/api/v1/campaigns/", HTTP_AUTHORIZATION=f"Token {token}")
     assert (response.status_code, response.json()) == (200, [])
 
 
@@ -34,11 +34,10 @@ def test_a_wrong_token_is_401():
     )
 
 
-def test_drf_create_token_makes_a_working_token(capsys):
-    user = UserFactory(username="botmaker")
-    call_command("drf_create_token", "botmaker")
-    key = Token.objects.get(user=user).key
-    assert key in capsys.readouterr().out
+def test_the_api_token_command_makes_a_working_token(capsys):
+    UserFactory(username="botmaker")
+    call_command("api_token", "botmaker")
+    key = capsys.readouterr().out.rsplit(": ", 1)[1].strip()
     response = APIClient().get("/api/v1/notifications/unread-count/",
                                HTTP_AUTHORIZATION=f"Token {key}")
     assert (response.status_code, response.json()) == (200, {"unread": 0})

@@ -16,12 +16,16 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")
 def client_for():
     """A client that signs its requests with the user's token, as a bot would (the key is
     kept per caller, whom the middleware knows by the token or the session)."""
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
+    from accounts.services import api_token_create
+
+    keys: dict[int, str] = {}
+
     def make(user):
-        token, _ = Token.objects.get_or_create(user=user)
-        return APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+        if user.pk not in keys:  # a second client of the same user keeps the same key
+            keys[user.pk] = api_token_create(user=user)
+        return APIClient(HTTP_AUTHORIZATION=f"Token {keys[user.pk]}")
 
     return make
 

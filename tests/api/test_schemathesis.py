@@ -16,7 +16,6 @@ from django.core.cache import cache
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -24,6 +23,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from accounts.services import api_token_create
 from campaigns.models import (
     Event,
     Fortification,
@@ -73,7 +73,7 @@ class Seeded:
         for thread in Thread.objects.filter(campaign=campaign):
             post_create(user=gm, thread=thread, body="Welcome.")
         self.campaign_id = campaign.pk
-        self.token = Token.objects.create(user=chief.user).key
+        self.token = api_token_create(user=chief.user)
         phases = Phase.objects.filter(campaign=campaign)
         self.ids: dict[str, list[int]] = {
             "campaign_id": [campaign.pk],

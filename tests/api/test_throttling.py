@@ -83,10 +83,10 @@ def test_a_user_gets_429_one_over_the_user_rate_on_any_endpoint():
 
 @pytest.mark.usefixtures("small_user_rate")
 def test_the_user_rate_counts_per_user_whatever_the_token_or_address():
-    from rest_framework.authtoken.models import Token
+    from accounts.services import api_token_create
 
     user = UserFactory()
-    key = Token.objects.create(user=user).key
+    key = api_token_create(user=user)
     for address in ("192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4", "192.0.2.5"):
         APIClient(REMOTE_ADDR=address).get("/api/v1/campaigns/",
                                            HTTP_AUTHORIZATION=f"Token {key}")

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import api_token_create
 from campaigns.models import Event, Membership, Notification, Phase, Stack
 from tests.factories import STANDARD_ARMY, UserFactory
 
@@ -32,7 +32,7 @@ class Caller:
     def __init__(self, name: str) -> None:
         self.user = UserFactory(username=name)
         self.client = APIClient()
-        key = Token.objects.create(user=self.user).key
+        key = api_token_create(user=self.user)
         self.client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
 
     def get(self, path: str) -> Any:

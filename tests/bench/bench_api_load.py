@@ -55,8 +55,7 @@ CANDIDATE_PATHS = [["SE"], ["S"], ["SE", "S"], ["S", "SE"], ["SE", "SE"], ["S", 
 
 def seed() -> tuple[Any, dict[str, Any]]:
     """A started Broad Way campaign with PLAYERS players, each with a token."""
-    from rest_framework.authtoken.models import Token
-
+    from accounts.services import api_token_create
     from campaigns.fetch import board_for, unit_stats
     from campaigns.models import Membership, Stack, Unit
     from campaigns.simulation import setup_campaign
@@ -81,7 +80,7 @@ def seed() -> tuple[Any, dict[str, Any]]:
                 continue
             paths.append(p)
         players.append({"membership": m.pk, "user": m.user_id,
-                        "token": Token.objects.create(user=m.user).key,
+                        "token": api_token_create(user=m.user),
                         "stack": stack.pk, "scout": scout.pk, "units": [u.pk for u in units],
                         "paths": paths})
     return campaign, {"campaign": campaign.pk, "players": players}

@@ -54,13 +54,11 @@ TARGET = 2.0
 
 
 def alliance_client(campaign: Any) -> tuple[Client, Any]:
-    from rest_framework.authtoken.models import Token
-
+    from accounts.services import api_token_create
     from campaigns.models import Membership
 
     player = Membership.objects.filter(campaign=campaign, role="player").order_by("pk").first()
-    token, _ = Token.objects.get_or_create(user=player.user)
-    return Client(HTTP_AUTHORIZATION=f"Token {token.key}"), player
+    return Client(HTTP_AUTHORIZATION=f"Token {api_token_create(user=player.user)}"), player
 
 
 def get_map(client: Client, campaign: Any) -> bytes:

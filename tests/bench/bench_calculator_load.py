@@ -72,11 +72,10 @@ def heavy_body() -> bytes:
 
 
 def tokens(n: int) -> list[str]:
-    from rest_framework.authtoken.models import Token
-
+    from accounts.services import api_token_create
     from tests.factories import UserFactory
 
-    return [Token.objects.create(user=UserFactory()).key for _ in range(n)]
+    return [api_token_create(user=UserFactory()) for _ in range(n)]
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -7,9 +7,9 @@ import logging
 import pytest
 from django.core import mail
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import api_token_create
 from config.cache import FailOpenRedisCache
 from tests.factories import UserFactory, started_campaign_factory
 
@@ -49,8 +49,8 @@ def test_with_redis_down_a_login_and_the_api_answer(client):
                                           defaults={"verified": True, "primary": True})
     login = client.post(reverse("account_login"), {"login": "walker",
                                                    "password": "a good password 1"})
-    token = Token.objects.create(user=user)
-    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=user)
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {token}")
     answers = (api.get("/api/v1/campaigns/").status_code,
                APIClient().post("/api/v1/rules/dice/commit/", {"seed": "ab"},
                                 format="json").status_code)
@@ -83,8 +83,8 @@ def test_with_the_broker_down_an_action_answers_and_the_sweep_sends_its_mails(
 
     monkeypatch.setattr(tasks.send_notification_emails, "delay", broker_down)
     monkeypatch.setattr(tasks.warm_map_cache, "delay", broker_down)
-    token = Token.objects.create(user=gm)
-    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = api_token_create(user=gm)
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {token}")
     scout = Phase.objects.get(campaign=campaign, status="open")
     with caplog.at_level(logging.WARNING, logger="campaigns.notifications"):
         from django.test import TestCase

@@ -7,6 +7,7 @@ import bbcode
 import pytest
 from PIL import Image
 
+from accounts.timefmt import zoned_text
 from campaigns.exports.mapimage import picture_size
 from campaigns.models import Event, Phase, ShareToken
 from campaigns.services.forum import post_create, share_token_create, share_token_revoke
@@ -33,7 +34,9 @@ def test_a_post_exports_as_bbcode_and_markdown(started, threads, client_as):
     url = f"/campaigns/{started[0].pk}/export/posts/{post.pk}/"
     bb = client.get(url + "?format=bbcode").content.decode()
     md = client.get(url + "?format=markdown").content.decode()
-    when = f"{post.created_at:%Y-%m-%d %H:%M} UTC"
+    # In the exporter's own zone, with its offset.
+    when = zoned_text(f"{post.created_at:%Y-%m-%d %H:%M} UTC", user.time_zone)
+    assert when.endswith("(UTC+00:00)") if user.time_zone == "UTC" else "UTC" not in when
     assert md == f"**{user.public_name}** wrote on {when}:\n\nWe take **J10**.\n"
     assert bb == f"[b]{user.public_name}[/b] wrote on {when}:\n\nWe take [b]J10[/b].\n"
 

@@ -8,6 +8,7 @@ Hexes are stored as their labels ("J10"), as players read them.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
@@ -873,9 +874,14 @@ class ShareToken(models.Model):
     label = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # After this moment every URL carrying the token answers 404, as for a revoked one.
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return self.label or f"token {self.pk}"
+
+    def is_live(self, now: datetime) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)

@@ -181,12 +181,13 @@ def latest_posts(*, thread: Thread, limit: int = 50) -> list[Post]:
 
 
 def token_user(*, campaign: Campaign, token: str) -> User | None:
-    """The user behind an unrevoked share token of this campaign who is still a member."""
+    """The user behind a live (unrevoked, unexpired) share token of this campaign who is still
+    a member."""
     if not token:
         return None
     row = (ShareToken.objects.select_related("user")
            .filter(campaign=campaign, token=token, revoked_at__isnull=True).first())
-    if row is None:
+    if row is None or not row.is_live(timezone.now()):
         return None
     if not Membership.objects.filter(campaign=campaign, user=row.user).exists():
         return None

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 import secrets
+from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -160,21 +163,63 @@ def thread_mark_read(*, user: User, thread: Thread, post_id: int) -> None:
 # --- Share tokens ------------------------------------------------------------------------
 
 
+# How long a new share token works, as offered on the page ("" = until revoked).
+SHARE_TOKEN_LIFETIMES = {"30": "30 days", "90": "90 days", "365": "a year", "": "until revoked"}
+DEFAULT_SHARE_TOKEN_LIFETIME = "90"  # noqa: S105 (a number of days, not a secret)
+
+
+def live_share_tokens(*, user: User, campaign: Campaign) -> Any:
+    now = timezone.now()
+    return ShareToken.objects.filter(campaign=campaign, user=user, revoked_at__isnull=True).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+
+
 @transaction.atomic
-def share_token_create(*, user: User, campaign: Campaign, label: str = "") -> ShareToken:
-    """A new secret for the user's private feeds and map images of this campaign."""
+def share_token_create(*, user: User, campaign: Campaign, label: str = "",
+                       lifetime: str = DEFAULT_SHARE_TOKEN_LIFETIME) -> ShareToken:
+    """A new secret for the user's private feeds and map images of this campaign, working for
+    `lifetime` days ("" = until revoked)."""
     _membership(user=user, campaign=campaign)
     label = label.strip()
     if len(label) > 80:
         raise CampaignError("A token's label is at most 80 characters.", code="label_too_long",
                             field="label")
-    active = ShareToken.objects.filter(campaign=campaign, user=user, revoked_at__isnull=True)
-    if active.count() >= MAX_ACTIVE_TOKENS:
+    if lifetime not in SHARE_TOKEN_LIFETIMES:
+        raise CampaignError("A token lasts 30 days, 90 days, a year or until revoked.",
+                            code="bad_lifetime", field="lifetime")
+    if live_share_tokens(user=user, campaign=campaign).count() >= MAX_ACTIVE_TOKENS:
         raise RuleViolationError(
             f"You have {MAX_ACTIVE_TOKENS} active tokens for this campaign; revoke one first.",
             code="too_many_tokens")
-    return ShareToken.objects.create(campaign=campaign, user=user, label=label,
-                                     token=secrets.token_urlsafe(32))
+    return _share_token_new(campaign_id=campaign.pk, user=user, label=label,
+                            lifetime=timedelta(days=int(lifetime)) if lifetime else None)
+
+
+def _share_token_new(*, campaign_id: int, user: User, label: str,
+                     lifetime: timedelta | None) -> ShareToken:
+    token = ShareToken.objects.create(campaign_id=campaign_id, user=user, label=label,
+                                      token=secrets.token_urlsafe(32))
+    if lifetime is not None:  # counted from the stored creation time, exactly
+        token.expires_at = token.created_at + lifetime
+        token.save(update_fields=["expires_at"])
+    return token
+
+
+@transaction.atomic
+def share_token_rotate(*, user: User, token: ShareToken) -> ShareToken:
+    """A leaked or expired link replaced: the old token stops at once and a new one with the
+    same label and lifetime takes its place (its URLs change; nothing else does)."""
+    old = ShareToken.objects.select_for_update().get(pk=token.pk)
+    if old.user_id != user.pk:
+        raise NotAllowedError("Only its owner may replace a token.", code="not_owner")
+    if old.revoked_at is not None:
+        raise RuleViolationError("A revoked token cannot be replaced; create a new one.",
+                                 code="token_revoked")
+    old.revoked_at = timezone.now()
+    old.save(update_fields=["revoked_at"])
+    return _share_token_new(
+        campaign_id=old.campaign_id, user=user, label=old.label,
+        lifetime=old.expires_at - old.created_at if old.expires_at is not None else None)
 
 
 @transaction.atomic

@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
@@ -45,10 +47,13 @@ from campaigns.selectors.forum import (
     token_user,
 )
 from campaigns.services.forum import (
+    DEFAULT_SHARE_TOKEN_LIFETIME,
+    SHARE_TOKEN_LIFETIMES,
     post_create,
     post_edit,
     share_token_create,
     share_token_revoke,
+    share_token_rotate,
     thread_mark_read,
     threads_ensure,
 )
@@ -332,10 +337,11 @@ def share_tokens(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = campaign_page_context(request, campaign)
     error = None
     created = None
+    lifetime = request.POST.get("lifetime", DEFAULT_SHARE_TOKEN_LIFETIME)
     if request.method == "POST":
         try:
             created = share_token_create(user=_user(request), campaign=campaign,
-                                         label=request.POST.get("label", ""))
+                                         label=request.POST.get("label", ""), lifetime=lifetime)
         except CampaignError as exc:
             error = exc.message
     threads = threads_ensure(campaign=campaign)
@@ -343,9 +349,14 @@ def share_tokens(request: HttpRequest, campaign_id: int) -> HttpResponse:
     readable = [t for t in threads if can_read(membership, t)]
     base = _base_url(request)
     tokens = []
+    now = timezone.now()
     for t in share_tokens_for(user=_user(request), campaign=campaign):
-        row: dict[str, Any] = {"token": t, "created_local": local_time(t.created_at, request.user)}
-        if t.revoked_at is None:
+        row: dict[str, Any] = {
+            "token": t, "created_local": local_time(t.created_at, request.user),
+            "expires_local": local_time(t.expires_at, request.user) if t.expires_at else "",
+            "expired": t.revoked_at is None and not t.is_live(now),
+            "new": created is not None and t.pk == created.pk}
+        if t.is_live(now):
             row["map_png"] = base + reverse("campaigns:map-png", args=[campaign.pk]) + \
                 f"?token={t.token}"
             row["feeds"] = [(th.title, base + reverse("campaigns:thread-feed",
@@ -353,7 +364,8 @@ def share_tokens(request: HttpRequest, campaign_id: int) -> HttpResponse:
                              + f"?token={t.token}")
                             for th in readable if th.audience != ThreadAudience.PUBLIC]
         tokens.append(row)
-    context.update(tokens=tokens, error=error, created=created,
+    context.update(tokens=tokens, error=error, created=created, lifetime=lifetime,
+                   lifetimes=SHARE_TOKEN_LIFETIMES.items(),
                    public_map=base + reverse("campaigns:map-png", args=[campaign.pk]),
                    public_feed=base + reverse("campaigns:feed", args=[campaign.pk]))
     return render(request, "campaigns/forum/tokens.html", context, status=400 if error else 200)
@@ -367,6 +379,22 @@ def share_token_revoke_view(request: HttpRequest, campaign_id: int, token_id: in
     token = get_object_or_404(ShareToken, pk=token_id, campaign=campaign, user=request.user)
     share_token_revoke(user=_user(request), token=token)
     return redirect("campaigns:share-tokens", campaign.pk)
+
+
+@login_required
+@require_POST
+def share_token_rotate_view(request: HttpRequest, campaign_id: int, token_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    token = get_object_or_404(ShareToken, pk=token_id, campaign=campaign, user=request.user)
+    try:
+        new = share_token_rotate(user=_user(request), token=token)
+    except CampaignError as exc:
+        messages.error(request, exc.message)
+        return redirect("campaigns:share-tokens", campaign.pk)
+    messages.success(request, f"“{new.label or '(no label)'}” has new links; the old ones no "
+                              "longer work.")
+    return redirect(reverse("campaigns:share-tokens", args=[campaign.pk]) + f"#token-{new.pk}")
 
 
 # --- Replay and dice ---------------------------------------------------------------------
@@ -467,6 +495,8 @@ urlpatterns = [
     path("<int:campaign_id>/tokens/", share_tokens, name="share-tokens"),
     path("<int:campaign_id>/tokens/<int:token_id>/revoke/", share_token_revoke_view,
          name="share-token-revoke"),
+    path("<int:campaign_id>/tokens/<int:token_id>/rotate/", share_token_rotate_view,
+         name="share-token-rotate"),
     path("<int:campaign_id>/replay/<int:phase_id>/", replay, name="replay"),
     path("<int:campaign_id>/dice/<int:phase_id>/", dice, name="dice"),
 ]

@@ -5,6 +5,7 @@ import pytest
 
 from campaigns.models import Event, EventKind, Phase, Thread, ThreadAudience, Unit
 from campaigns.services import phase_end, scout_order_give
+from campaigns.services.forum import share_token_create
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import started_campaign_factory
 
@@ -21,6 +22,7 @@ def campaign_with_history():
     scout_order_give(user=p1.user, campaign=campaign,
                      scout=Unit.objects.get(owner=p1, name="Scout 1"), directions=["SE", "S"])
     phase_end(user=gm, campaign=campaign)
+    share_token_create(user=p1.user, campaign=campaign, label="My feed reader")
     campaign.refresh_from_db()
     return campaign, gm, p1
 

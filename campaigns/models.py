@@ -747,6 +747,9 @@ class SavedScenario(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     data = models.JSONField(help_text="The scenario, exactly as a scenario file holds it.")
+    # Unshared, only its author sees it, edits it or makes a campaign from it; shared, every GM
+    # may make a campaign from it, but still never opens it (its opposition stays unread).
+    shared = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

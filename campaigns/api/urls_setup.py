@@ -10,6 +10,7 @@ urlpatterns: list[URLPattern] = [
     path("scenarios/", v.ScenarioListApi.as_view(), name="scenarios"),
     path("scenarios/check/", v.ScenarioCheckApi.as_view(), name="scenario-check"),
     path("scenarios/<slug:key>/", v.ScenarioSaveApi.as_view(), name="scenario"),
+    path("scenarios/<slug:key>/share/", v.ScenarioShareApi.as_view(), name="scenario-share"),
     path(C + "unit-types/", v.UnitTypeListApi.as_view(), name="unit-types"),
     path(C + "unit-types/<int:type_id>/", v.UnitTypeDetailApi.as_view(), name="unit-type"),
     path(C + "units/buy/", v.UnitsBuyApi.as_view(), name="units-buy"),

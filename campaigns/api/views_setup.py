@@ -9,6 +9,7 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,7 +34,7 @@ from campaigns.api.views import (
 )
 from campaigns.errors import CampaignError, ScenarioError
 from campaigns.models import Campaign, Membership, Phase, PhaseStatus, UnitType
-from campaigns.scenarios import Scenario, load_scenario, scenario_keys
+from campaigns.scenarios import Scenario, load_scenario, usable_scenario_keys
 from campaigns.selectors.army import army_of, unit_types_visible
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
 from campaigns.selectors.reports import (
@@ -55,7 +56,7 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
-from campaigns.services.scenarios import scenario_save, scenario_validate
+from campaigns.services.scenarios import scenario_save, scenario_share, scenario_validate
 from rules.erfworld.types import Special
 
 
@@ -87,10 +88,11 @@ def _player(*, campaign: Campaign, membership_id: int, field: str) -> Membership
 # --- Scenarios and creation ----------------------------------------------------------------
 
 
-def scenarios_available() -> list[dict[str, Any]]:
-    """Every scenario file that loads, by key (a broken file is left out, not an error)."""
+def scenarios_available(user_id: int | None) -> list[dict[str, Any]]:
+    """Every scenario the user may make a campaign from (files, their own saved ones, those
+    shared) that loads, by key (a broken one is left out, not an error)."""
     rows = []
-    for key in scenario_keys():
+    for key in usable_scenario_keys(user_id):
         try:
             s = load_scenario(key)
         except ScenarioError:
@@ -117,7 +119,8 @@ class ScenarioListApi(APIView):
                        "Broad Way road to take the fortification at J10.",
                        "cols": 12, "rows": 12})])
     def get(self, request: Request) -> Response:
-        return Response(self.OutputSerializer(scenarios_available(), many=True).data)
+        return Response(self.OutputSerializer(scenarios_available(request.user.pk),
+                                              many=True).data)
 
 
 class ScenarioMapSerializer(serializers.Serializer):
@@ -213,6 +216,36 @@ class ScenarioSaveApi(APIView):
             raise ScenarioError("scenario: must be an object.", field="scenario")
         saved = scenario_save(user=_user(request), key=key, data=data)
         return Response(ScenarioCheckedSerializer(_checked(load_scenario(saved.key))).data)
+
+
+class ScenarioShareApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        shared = serializers.BooleanField(help_text="true: every GM may make campaigns from it "
+                                          "(only you may open it); false: yours alone again.")
+
+    class OutputSerializer(serializers.Serializer):
+        key = serializers.CharField()
+        name = serializers.CharField()
+        shared = serializers.BooleanField()
+
+    @extend_schema(
+        operation_id="scenarios_share", summary="Share a saved scenario of yours, or stop",
+        description="Another author's scenario is 403 when shared and 404 (as an unknown key) "
+        "when not.",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **_errors(400, 401, 403, 404)},
+        examples=[request_example("share", {"shared": True}),
+                  answer_example("shared", {"key": "ford", "name": "The Ford", "shared": True})],
+    )
+    def post(self, request: Request, key: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            saved = scenario_share(user=_user(request), key=key,
+                                   shared=data.validated_data["shared"])
+        except ScenarioError as exc:
+            raise NotFound(exc.message) from exc
+        return Response(self.OutputSerializer(saved).data)
 
 
 class CampaignCreateInputSerializer(serializers.Serializer):

@@ -85,6 +85,30 @@ def scenario_keys() -> list[str]:
     return sorted({*file_scenario_keys(), *saved_scenario_keys()})
 
 
+def usable_scenario_keys(user_id: int | None) -> list[str]:
+    """The keys a user may make a campaign from: every file, their own saved scenarios and the
+    ones their authors shared."""
+    from django.db.models import Q
+
+    from campaigns.models import SavedScenario
+
+    saved = SavedScenario.objects.filter(Q(shared=True) | Q(author_id=user_id))
+    return sorted({*file_scenario_keys(), *saved.values_list("key", flat=True)})
+
+
+def no_such_scenario(key: str, user_id: int | None) -> ScenarioError:
+    """The same answer for an unknown key and for another author's unshared scenario."""
+    known = ", ".join(usable_scenario_keys(user_id))
+    return ScenarioError(f"There is no scenario {key!r}; known scenarios: {known}.")
+
+
+def load_usable_scenario(key: str, user_id: int | None) -> Scenario:
+    """load_scenario for a user: another author's unshared scenario is unknown to them."""
+    if _KEY.fullmatch(key) and key not in usable_scenario_keys(user_id):
+        raise no_such_scenario(key, user_id)
+    return load_scenario(key)
+
+
 def load_scenario(key: str) -> Scenario:
     """The scenario `<key>.json` of this folder, or else the saved scenario `key`, validated.
 
@@ -109,8 +133,7 @@ def _load_saved(key: str) -> Scenario:
 
     data = SavedScenario.objects.filter(key=key).values_list("data", flat=True).first()
     if data is None:
-        known = ", ".join(scenario_keys())
-        raise ScenarioError(f"There is no scenario {key!r}; known scenarios: {known}.")
+        raise no_such_scenario(key, None)
     # Saved data passed parse_scenario when it was saved; it is checked again because the
     # rules may have changed since, and a campaign must never start from an invalid map.
     scenario = parse_scenario(data)

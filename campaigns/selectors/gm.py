@@ -7,6 +7,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -165,17 +166,21 @@ def gm_campaign_panel(*, user: User, campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def scenario_choices() -> list[dict[str, Any]]:
-    """Every scenario a campaign can be made from: the files, then the saved ones by name."""
+def scenario_choices(*, user: User) -> list[dict[str, Any]]:
+    """Every scenario the user may make a campaign from: the files, then their own saved ones
+    and those other authors shared, by name."""
     out: list[dict[str, Any]] = []
     for key in file_scenario_keys():
         data = json.loads((SCENARIO_DIR / f"{key}.json").read_text(encoding="utf-8"))
         out.append({"key": key, "name": str(data.get("name", key)), "source": "file",
                     "author": None})
-    for saved in SavedScenario.objects.select_related("author").order_by("name", "key"):
+    saved_rows = (SavedScenario.objects.select_related("author")
+                  .filter(Q(shared=True) | Q(author_id=user.pk)).order_by("name", "key"))
+    for saved in saved_rows:
         out.append({"key": saved.key, "name": saved.name, "source": "saved",
                     "author": saved.author.public_name if saved.author else None,
-                    "author_id": saved.author_id})
+                    "author_id": saved.author_id, "shared": saved.shared,
+                    "mine": saved.author_id == user.pk})
     return out
 
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from accounts.models import User
 from campaigns.errors import NotAllowedError, ScenarioError
 from campaigns.models import SavedScenario
-from campaigns.scenarios import Scenario, file_scenario_keys, parse_scenario
+from campaigns.scenarios import Scenario, file_scenario_keys, no_such_scenario, parse_scenario
 
 # The largest map the server (and the browser map) is built for: 100 × 100 hexes.
 MAX_MAP_SIDE = 100
@@ -64,4 +64,21 @@ def scenario_save(*, user: User, key: str, data: dict[str, Any]) -> SavedScenari
     saved.name = scenario.name
     saved.data = copy.deepcopy(data)
     saved.save()
+    return saved
+
+
+@transaction.atomic
+def scenario_share(*, user: User, key: str, shared: bool) -> SavedScenario:
+    """Share a saved scenario of one's own with every GM (they may make campaigns from it, never
+    open it), or take it back (campaigns already made from it keep their copy)."""
+    saved = SavedScenario.objects.select_for_update().filter(key=key).first()
+    if saved is None or (saved.author_id != user.pk and not saved.shared):
+        # Another author's unshared scenario is as unknown as a key nobody used.
+        raise no_such_scenario(key, user.pk)
+    if saved.author_id != user.pk:
+        raise NotAllowedError("Only its author may share a scenario or take it back.",
+                              code="not_author", field="key")
+    if saved.shared != shared:
+        saved.shared = shared
+        saved.save(update_fields=["shared", "updated_at"])
     return saved

@@ -33,7 +33,7 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
-from campaigns.scenarios import load_scenario
+from campaigns.scenarios import load_usable_scenario
 from campaigns.services.common import (
     lock_campaign,
     members_of,
@@ -90,7 +90,7 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
     campaign's setup dice, like every commander's.
     """
     _check_creation_rate(gm)
-    scenario = load_scenario(scenario_key)
+    scenario = load_usable_scenario(scenario_key, gm.pk)
     defaults: dict[str, Any] = dict(settings.CAMPAIGN_DEFAULTS)
     defaults.update(scenario.settings)
     seed = new_seed()

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import (
@@ -47,7 +48,12 @@ from campaigns.services.deadlines import (
     deadline_extend,
     phase_processing_unflag,
 )
-from campaigns.services.scenarios import MAX_MAP_SIDE, scenario_save, scenario_validate
+from campaigns.services.scenarios import (
+    MAX_MAP_SIDE,
+    scenario_save,
+    scenario_share,
+    scenario_validate,
+)
 from campaigns.web import campaign_page_context
 from rules.erfworld.types import Special, Terrain
 
@@ -91,7 +97,7 @@ def _dashboard_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
             row["invite_url"] = invite_url(request, row["invite_code"])
     return {
         "rows": rows,
-        "scenarios": scenario_choices(),
+        "scenarios": scenario_choices(user=_user(request)),
         "values": {},
         **extra,
     }
@@ -110,7 +116,8 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
             gm=user, scenario_key=values["scenario"], name=values["name"][:120]
         )
     except CampaignError as exc:
-        ctx = {"create_error": exc.message, "values": values, "scenarios": scenario_choices()}
+        ctx = {"create_error": exc.message, "values": values,
+               "scenarios": scenario_choices(user=user)}
         if _is_htmx(request):
             return render(request, "campaigns/gm/_create.html", ctx, status=UNPROCESSABLE)
         return render(request, "campaigns/gm/dashboard.html",
@@ -124,7 +131,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
         "created_invite_url": invite_url(request, campaign.invite_code),
         "created_gm_url": reverse("campaigns:gm-campaign", args=[campaign.pk]),
         "values": {},
-        "scenarios": scenario_choices(),
+        "scenarios": scenario_choices(user=_user(request)),
     })
 
 
@@ -385,6 +392,22 @@ def scenario_save_view(request: HttpRequest) -> JsonResponse:
     })
 
 
+@login_required
+@require_POST
+def scenario_share_view(request: HttpRequest, key: str) -> HttpResponse:
+    """The dashboard's Share / Stop sharing button of one's own saved scenario."""
+    shared = request.POST.get("shared") == "1"
+    try:
+        saved = scenario_share(user=_user(request), key=key, shared=shared)
+    except CampaignError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{saved.name} is shared: every GM may make a campaign from "
+                         "it (nobody else may open it)." if shared else
+                         f"{saved.name} is yours alone again; campaigns made from it go on.")
+    return HttpResponseRedirect(reverse("campaigns:gm-dashboard") + "#scenarios-title")
+
+
 urlpatterns: list[URLPattern] = [
     path("gm/", dashboard, name="gm-dashboard"),
     path("gm/new/", campaign_create, name="gm-create"),
@@ -394,4 +417,6 @@ urlpatterns: list[URLPattern] = [
     path("scenarios/check/", scenario_check, name="scenario-check"),
     path("scenarios/save/", scenario_save_view, name="scenario-save"),
     path("scenarios/<slug:key>/edit/", scenario_edit, name="scenario-edit"),
+    path("scenarios/<slug:key>/share/", scenario_share_view, name="scenario-share"),
+    path("scenarios/<slug:key>/share/", scenario_share_view, name="scenario-share"),
 ]

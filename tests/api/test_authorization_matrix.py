@@ -304,6 +304,13 @@ def saved_scenario(world: World) -> World:
     return world
 
 
+def shared(world: World) -> World:
+    from campaigns.services.scenarios import scenario_share
+
+    scenario_share(user=world.player.user, key="river_crossing", shared=True)
+    return world
+
+
 def paused(world: World) -> World:
     campaign_pause(user=world.gm, campaign=world.campaign, reason="matrix")
     return world
@@ -398,6 +405,14 @@ ROWS: list[Row] = [
         expect=expect(outsider=200, player=200, ally=200, chief_warlord=200, gm=200)),
     Row("scenario", "PUT", variant="the player's saved scenario", world=then(saved_scenario),
         url_kwargs=lambda w: {"key": "river_crossing"}, body=lambda w: SMALL_SCENARIO,
+        expect=expect(outsider=(403, "not_author"), player=200, ally=(403, "not_author"),
+                      chief_warlord=(403, "not_author"), gm=(403, "not_author"))),
+    # Sharing is the author's: another's unshared scenario is unknown (404), a shared one 403.
+    Row("scenario-share", "POST", world=then(saved_scenario),
+        url_kwargs=lambda w: {"key": "river_crossing"}, body=lambda w: {"shared": True},
+        expect=expect(player=200, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
+    Row("scenario-share", "POST", variant="shared", world=then(saved_scenario, shared),
+        url_kwargs=lambda w: {"key": "river_crossing"}, body=lambda w: {"shared": False},
         expect=expect(outsider=(403, "not_author"), player=200, ally=(403, "not_author"),
                       chief_warlord=(403, "not_author"), gm=(403, "not_author"))),
     # --- army design and the election (setup)

@@ -67,8 +67,9 @@ def test_saved_scenarios_are_listed_with_the_files():
 
 
 def test_a_campaign_is_created_from_a_saved_scenario():
-    scenario_save(user=UserFactory(), key="little_hill", data=small_scenario())
-    campaign = campaign_create_from_scenario(gm=UserFactory(), scenario_key="little_hill")
+    author = UserFactory()
+    scenario_save(user=author, key="little_hill", data=small_scenario())
+    campaign = campaign_create_from_scenario(gm=author, scenario_key="little_hill")
     assert (campaign.name, campaign.entry_hex, campaign.phase_hours) == ("Little Hill", "A1", 48)
     assert (campaign.map.cols, campaign.map.rows, campaign.map.terrain) == (
         5, 4, {"A1": "road", "B2": "hills"})

@@ -84,6 +84,9 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     # Scenarios.
     ("scenario", "PUT"): Control("campaigns:scenario-new", "static/js/scenario_editor.js",
                                  "state.config.save_url"),
+    ("scenario-share", "POST"): Control("campaigns:gm-dashboard",
+                                        "templates/campaigns/gm/dashboard.html",
+                                        'data-key="scenario-share"'),
     ("scenario-check", "POST"): Control("campaigns:scenario-new", "static/js/scenario_editor.js",
                                         "state.config.check_url"),
     # Forum and notifications.

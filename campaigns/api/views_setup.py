@@ -51,6 +51,7 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    opposition_shuffle,
     unit_type_create,
     unit_type_delete,
     unit_type_update,
@@ -252,6 +253,10 @@ class CampaignCreateInputSerializer(serializers.Serializer):
     scenario = serializers.CharField(max_length=64, help_text="A key from GET /scenarios/.")
     name = serializers.CharField(max_length=120, required=False, allow_blank=True,
                                  help_text="Defaults to the scenario's name.")
+    vary_opposition = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Each opposition stack for which the scenario names candidate hexes starts "
+        "in one of them, drawn at random (the page's checkbox, on there by default).")
 
 
 class CampaignCreatedSerializer(serializers.Serializer):
@@ -283,7 +288,8 @@ class CampaignListCreateApi(CampaignListApi):
         try:
             campaign = campaign_create_from_scenario(
                 gm=user, scenario_key=data.validated_data["scenario"],
-                name=data.validated_data.get("name", ""))
+                name=data.validated_data.get("name", ""),
+                vary_opposition=data.validated_data["vary_opposition"])
         except ScenarioError as exc:
             raise ScenarioError(exc.message, code=exc.code, field="scenario") from exc
         created = {f: getattr(campaign, f) for f in (
@@ -528,6 +534,24 @@ class ChiefWarlordAppointApi(APIView):
                          field="membership")
         chief = chief_warlord_appoint(user=_user(request), campaign=campaign, membership=target)
         return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class OppositionShuffleApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        hexes = serializers.ListField(child=serializers.CharField(),
+                                      help_text="Each opposition stack's new start hex.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_shuffle_opposition",
+        summary="Draw the opposition's start hexes again (GM, before the start)",
+        description="Among the candidate hexes the scenario names for each stack; a scenario "
+        "that names none is 400 `no_candidates`.",
+        request=None, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[answer_example("shuffled", {"hexes": ["I9", "D4", "C7", "G7", "J10", "J10"]})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        hexes = opposition_shuffle(user=_user(request), campaign=_campaign(request, campaign_id))
+        return Response(self.OutputSerializer({"hexes": hexes}).data)
 
 
 class CampaignStartApi(APIView):

@@ -46,6 +46,12 @@ class ScenarioUnitType:
 class ScenarioStack:
     hex: str
     units: tuple[tuple[str, int], ...]  # (unit type name, count), in stack order
+    # Other hexes it may start in: a campaign that varies the opposition draws one of
+    # (hex, *candidates) for it, so reading the scenario does not tell where it stands.
+    candidates: tuple[str, ...] = ()
+
+
+MAX_CANDIDATES = 12
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -354,8 +360,18 @@ def _parse_stack(
     data: object, field: str, cols: int, rows: int, type_names: set[str]
 ) -> ScenarioStack:
     obj = _obj(data, field)
-    _reject_unknown(obj, ("hex", "units"), field)
+    _reject_unknown(obj, ("hex", "units", "candidates"), field)
     hex_label = _label(_get(obj, "hex", field), f"{field}.hex", cols, rows)
+    candidates: list[str] = []
+    for i, item in enumerate(_list(obj.get("candidates", []), f"{field}.candidates")):
+        label = _label(item, f"{field}.candidates[{i}]", cols, rows)
+        if label == hex_label or label in candidates:
+            raise _fail(f"{field}.candidates[{i}]", f"{label} is already one of the stack's "
+                        "start hexes.")
+        candidates.append(label)
+    if len(candidates) > MAX_CANDIDATES:
+        raise _fail(f"{field}.candidates", f"at most {MAX_CANDIDATES} other start hexes, not "
+                    f"{len(candidates)}.")
     units: list[tuple[str, int]] = []
     for i, item in enumerate(_list(_get(obj, "units", field), f"{field}.units")):
         where = f"{field}.units[{i}]"
@@ -367,4 +383,4 @@ def _parse_stack(
         units.append((type_name, _int(entry.get("count", 1), f"{where}.count", minimum=1)))
     if not units:
         raise _fail(f"{field}.units", "a stack needs at least one unit.")
-    return ScenarioStack(hex=hex_label, units=tuple(units))
+    return ScenarioStack(hex=hex_label, units=tuple(units), candidates=tuple(candidates))

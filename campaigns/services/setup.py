@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 import secrets
+from collections.abc import Sequence
 from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
@@ -33,7 +35,7 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
-from campaigns.scenarios import load_usable_scenario
+from campaigns.scenarios import ScenarioStack, load_scenario, load_usable_scenario
 from campaigns.services.common import (
     lock_campaign,
     members_of,
@@ -83,11 +85,14 @@ def _check_creation_rate(gm: User) -> None:
 
 
 @transaction.atomic
-def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = "") -> Campaign:
+def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = "",
+                                  vary_opposition: bool = False) -> Campaign:
     """A campaign in setup from a scenario file: sides, map, fortifications, the opposition.
 
     The creating user becomes its GM. Opposition commanders' levels are rolled with the
-    campaign's setup dice, like every commander's.
+    campaign's setup dice, like every commander's. With `vary_opposition`, each opposition
+    stack that names candidate hexes starts in one drawn at random (varied_start_hexes), so
+    a player who read the scenario does not know where its forces stand.
     """
     _check_creation_rate(gm)
     scenario = load_usable_scenario(scenario_key, gm.pk)
@@ -139,8 +144,10 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
     dice = setup_dice(campaign)
     counters: dict[str, int] = {}
     units: list[Unit] = []
-    for s in scenario.stacks:
-        stack = Stack.objects.create(campaign=campaign, side=opposition, hex=s.hex)
+    hexes = (varied_start_hexes(scenario.stacks, _PLACEMENT_RANDOM) if vary_opposition
+             else [s.hex for s in scenario.stacks])
+    for s, start in zip(scenario.stacks, hexes, strict=True):
+        stack = Stack.objects.create(campaign=campaign, side=opposition, hex=start)
         position = 0
         for type_name, count in s.units:
             unit_type = types[type_name]
@@ -164,6 +171,64 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
         },
     )
     return campaign
+
+
+# Placements are drawn from the operating system's randomness: no seed, nothing to predict.
+_PLACEMENT_RANDOM = random.SystemRandom()
+
+
+def varied_start_hexes(stacks: Sequence[ScenarioStack], rng: random.Random) -> list[str]:
+    """One start hex per stack, in order: a stack without candidates keeps its hex; the others
+    draw among (hex, *candidates), never two of them in one hex when that can be avoided.
+    Stacks draw in a random order, each uniformly among the hexes still free, so stacks that
+    share their options (three fort garrisons that may swap, say) get a uniform permutation."""
+    for _ in range(100):
+        order = list(range(len(stacks)))
+        rng.shuffle(order)
+        taken: set[str] = set()
+        chosen: dict[int, str] = {}
+        for i in order:
+            stack = stacks[i]
+            if not stack.candidates:
+                chosen[i] = stack.hex
+                continue
+            free = [h for h in (stack.hex, *stack.candidates) if h not in taken]
+            if not free:
+                break
+            chosen[i] = rng.choice(free)
+            taken.add(chosen[i])
+        else:
+            return [chosen[i] for i in range(len(stacks))]
+    # More varied stacks than distinct hexes: each draws on its own.
+    return [rng.choice((s.hex, *s.candidates)) for s in stacks]
+
+
+@transaction.atomic
+def opposition_shuffle(*, user: User, campaign: Campaign) -> list[str]:
+    """The GM draws the opposition's start hexes again (setup only), among the scenario's
+    candidates; returns the new hexes, stack by stack."""
+    campaign = lock_campaign(campaign)
+    require_gm(user=user, campaign=campaign)
+    if campaign.status != CampaignStatus.SETUP:
+        raise WrongStateError("The opposition can be shuffled only before the campaign starts.",
+                              code="not_setup")
+    scenario = load_scenario(campaign.scenario_key)
+    stacks = list(Stack.objects.filter(campaign=campaign, side__kind=SideKind.OPPOSITION)
+                  .order_by("pk"))
+    if len(stacks) != len(scenario.stacks):
+        raise RuleViolationError("The scenario has changed since this campaign was made: its "
+                                 "stacks no longer match, so they cannot be shuffled.",
+                                 code="scenario_changed")
+    if not any(s.candidates for s in scenario.stacks):
+        raise RuleViolationError("The scenario names no candidate hexes for its opposition "
+                                 "stacks: there is nothing to shuffle.", code="no_candidates")
+    hexes = varied_start_hexes(scenario.stacks, _PLACEMENT_RANDOM)
+    for stack, start in zip(stacks, hexes, strict=True):
+        stack.hex = start
+    Stack.objects.bulk_update(stacks, ["hex"])
+    campaign.version += 1
+    campaign.save(update_fields=["version"])
+    return hexes
 
 
 def _level_purpose(unit_name: str, owner: Membership | None) -> str:

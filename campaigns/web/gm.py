@@ -108,12 +108,14 @@ def _dashboard_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
 def campaign_create(request: HttpRequest) -> HttpResponse:
     """A new campaign from a file or saved scenario; the answer shows its invite link."""
     user = _user(request)
-    values = {"scenario": request.POST.get("scenario", ""), "name": request.POST.get("name", "")}
+    values = {"scenario": request.POST.get("scenario", ""), "name": request.POST.get("name", ""),
+              "vary_opposition": request.POST.get("vary_opposition", "0")}
     try:
         if not values["scenario"]:
             raise RuleViolationError("Choose a scenario.", code="invalid_field", field="scenario")
         campaign = campaign_create_from_scenario(
-            gm=user, scenario_key=values["scenario"], name=values["name"][:120]
+            gm=user, scenario_key=values["scenario"], name=values["name"][:120],
+            vary_opposition=values["vary_opposition"] == "1",
         )
     except CampaignError as exc:
         ctx = {"create_error": exc.message, "values": values,

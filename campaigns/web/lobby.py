@@ -29,6 +29,7 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    opposition_shuffle,
     orders_mark_done,
     phase_end,
     unit_type_create,
@@ -438,6 +439,21 @@ def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("campaigns:lobby", campaign.pk)
 
 
+@login_required
+@require_POST
+def shuffle_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        hexes = opposition_shuffle(user=request.user,  # type: ignore[arg-type]
+                                   campaign=campaign)
+    except CampaignError as exc:
+        return _refused(request, campaign, "shuffle", exc)
+    messages.success(request, "The opposition's start hexes were drawn again; its stacks now "
+                     f"stand in {', '.join(hexes)} (only you see this).")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
 urlpatterns = [
     path("join/<str:invite_code>/", join, name="join"),
     path("<int:campaign_id>/", lobby, name="lobby"),
@@ -455,4 +471,5 @@ urlpatterns = [
     path("<int:campaign_id>/vote/", vote_view, name="vote"),
     path("<int:campaign_id>/appoint/", appoint_view, name="appoint"),
     path("<int:campaign_id>/start/", start_view, name="start"),
+    path("<int:campaign_id>/shuffle-opposition/", shuffle_view, name="shuffle-opposition"),
 ]

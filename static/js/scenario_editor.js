@@ -268,7 +268,9 @@ function renderHexPanel() {
         <label for="hx-s${i}-u${j}-count">Count</label><input id="hx-s${i}-u${j}-count" data-stack="${i}" data-unit="${j}" data-key="count" type="number" min="1" value="${u.count}">
         <button type="button" data-act="remove-unit" data-stack="${i}" data-unit="${j}" aria-label="Remove this unit row">✕</button></li>`);
     });
-    html.push(`</ul><button type="button" data-act="add-unit" data-stack="${i}">Add units</button>
+    html.push(`</ul><div class="gm-field"><label for="hx-s${i}-candidates">Other start hexes <span class="gm-note">(e.g. G7, I9: a campaign that shuffles the opposition starts this stack in one of these or ${label})</span></label>
+      <input id="hx-s${i}-candidates" data-stack="${i}" data-key="candidates" type="text" value="${esc((s.candidates || []).join(", "))}"></div>
+      <button type="button" data-act="add-unit" data-stack="${i}">Add units</button>
       <button type="button" data-act="remove-stack" data-stack="${i}">Remove the stack</button></fieldset>`);
   }
   if (sc.opposition.unit_types.length) {
@@ -300,7 +302,12 @@ function onHexPanelChange(event) {
     if (t.value === "") delete f.walls[t.dataset.wall];
     else f.walls[t.dataset.wall] = Number(t.value);
   }
-  if (t.dataset.stack !== undefined && t.dataset.key) {
+  if (t.dataset.stack !== undefined && t.dataset.key === "candidates") {
+    const stack = sc.opposition.stacks[Number(t.dataset.stack)];
+    const labels = t.value.split(/[\s,;]+/).filter(Boolean).map((x) => x.toUpperCase());
+    if (labels.length) stack.candidates = labels;
+    else delete stack.candidates;
+  } else if (t.dataset.stack !== undefined && t.dataset.key) {
     const unit = sc.opposition.stacks[Number(t.dataset.stack)].units[Number(t.dataset.unit)];
     unit[t.dataset.key] = t.dataset.key === "count" ? Number(t.value) : t.value;
   }

@@ -53,6 +53,8 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("election-vote", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:vote'"),
     ("gm-appoint-chief-warlord", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:appoint'"),
     ("gm-start", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:start'"),
+    ("gm-shuffle-opposition", "POST"): Control("campaigns:lobby", LOBBY,
+                                               'data-key="shuffle-opposition"'),
     # Phases.
     ("done", "POST"): Control("campaigns:lobby", PHASE_BAR, "url 'campaigns:phase-done'"),
     ("phase-end", "POST"): Control("campaigns:lobby", PHASE_BAR, "url 'campaigns:phase-end'"),

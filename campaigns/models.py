@@ -62,8 +62,17 @@ class Campaign(models.Model):
     status = models.CharField(
         max_length=16, choices=CampaignStatus.choices, default=CampaignStatus.SETUP
     )
+    description = models.TextField(blank=True, max_length=2000)
+    # At most this many alliance players may join; None: no cap.
+    player_cap = models.PositiveIntegerField(null=True, blank=True)
     # Settings (copied from settings.CAMPAIGN_DEFAULTS and the scenario at creation).
+    # phase_hours is the alliance move/combat phase's length, and the others' unless set.
     phase_hours = models.PositiveIntegerField(default=default_phase_hours)
+    scout_hours = models.PositiveIntegerField(null=True, blank=True)
+    opposition_hours = models.PositiveIntegerField(null=True, blank=True)
+    # Changes the GM made after the start, applied when the next phase opens
+    # (campaigns.services.settings): {"phase_hours": 48, ...}.
+    pending_settings = models.JSONField(default=dict, blank=True)
     points_budget = models.PositiveIntegerField(default=default_points_budget)
     max_unit_types = models.PositiveIntegerField(default=default_max_unit_types)
     ambush_value = models.PositiveIntegerField(default=default_ambush_value)
@@ -120,6 +129,14 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def hours_for(self, kind: str) -> int:
+        """How long a phase of this kind lasts, in hours."""
+        if kind == "scout" and self.scout_hours:
+            return self.scout_hours
+        if kind == "opposition" and self.opposition_hours:
+            return self.opposition_hours
+        return self.phase_hours
 
 
 class SideKind(models.TextChoices):
@@ -598,6 +615,7 @@ class EventKind(models.TextChoices):
     PHASE_AUTO_CLOSED = "phase_auto_closed", "Phase closed at its hard deadline"
     PHASE_EARLY_CLOSED = "phase_early_closed", "Phase closed early: every player done"
     PROCESSING_FLAGGED = "processing_flagged", "Deadline processing failed repeatedly"
+    SETTINGS_CHANGED = "settings_changed", "Settings changed"
 
 
 def new_event_id() -> int:

@@ -53,6 +53,7 @@ from campaigns.services.deadlines import (
     deadline_extend,
     notifications_mark_read,
 )
+from campaigns.services.settings import campaign_settings_update
 from rules.__main__ import dice_commit, dice_verify
 from rules.jsonio import InputError, as_object
 from rules.registry import RULESETS, get_ruleset
@@ -142,14 +143,45 @@ class CampaignListApi(APIView):
         return Response(self.OutputSerializer(rows, many=True).data)
 
 
+class CampaignSettingsSerializer(serializers.Serializer):
+    """Every field optional: only those sent change (campaigns.services.settings checks the
+    bounds and names the field)."""
+
+    name = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    player_cap = serializers.IntegerField(required=False, allow_null=True,
+                                          help_text="1 to 50; null: no cap.")
+    scout_hours = serializers.IntegerField(required=False, allow_null=True,
+                                           help_text="null: as the move/combat phase.")
+    phase_hours = serializers.IntegerField(required=False,
+                                           help_text="The alliance move/combat phase.")
+    opposition_hours = serializers.IntegerField(required=False, allow_null=True,
+                                                help_text="null: as the move/combat phase.")
+    hard_deadline = serializers.BooleanField(required=False)
+    early_close = serializers.BooleanField(required=False)
+    max_extension_hours = serializers.IntegerField(required=False)
+    points_budget = serializers.IntegerField(required=False, help_text="Setup only.")
+    max_unit_types = serializers.IntegerField(required=False, help_text="Setup only.")
+    ambush_value = serializers.IntegerField(required=False, help_text="Setup only.")
+    terrain_known_to_all = serializers.BooleanField(required=False, help_text="Setup only.")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500,
+                                   help_text="Required after the start for a change of pace.")
+
+
 class CampaignDetailApi(APIView):
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         name = serializers.CharField()
+        description = serializers.CharField()
         status = serializers.CharField()
         ruleset_key = serializers.CharField()
         scenario_key = serializers.CharField()
+        player_cap = serializers.IntegerField(allow_null=True)
         phase_hours = serializers.IntegerField()
+        scout_hours = serializers.IntegerField(allow_null=True)
+        opposition_hours = serializers.IntegerField(allow_null=True)
+        pending_settings = serializers.DictField(
+            help_text="Changes made after the start, applied when the next phase opens.")
         points_budget = serializers.IntegerField()
         max_unit_types = serializers.IntegerField()
         ambush_value = serializers.IntegerField()
@@ -167,9 +199,12 @@ class CampaignDetailApi(APIView):
     @extend_schema(operation_id="campaigns_retrieve", summary="A campaign of yours",
                    responses={200: OutputSerializer, **READ_ERRORS},
                    examples=[answer_example("running", {
-                       "id": 3, "name": "Spring campaign", "status": "running",
-                       "ruleset_key": "erfworld", "scenario_key": "broad_way",
-                       "phase_hours": 72, "points_budget": 500, "max_unit_types": 5,
+                       "id": 3, "name": "Spring campaign", "description": "",
+                       "status": "running", "ruleset_key": "erfworld",
+                       "scenario_key": "broad_way", "player_cap": None, "phase_hours": 72,
+                       "scout_hours": 24, "opposition_hours": None,
+                       "pending_settings": {"phase_hours": 48},
+                       "points_budget": 500, "max_unit_types": 5,
                        "ambush_value": 2, "terrain_known_to_all": True,
                        "hard_deadline": False, "early_close": False,
                        "max_extension_hours": 168, "entry_hex": "A1", "victory_hex": "J10",
@@ -178,6 +213,28 @@ class CampaignDetailApi(APIView):
                        "7038c1499b0ae00e6ccd3997380e40a3f35d0f6b3069a6cd29cb0d2910b43c46"})])
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        return Response(self.OutputSerializer(campaign).data)
+
+    @extend_schema(
+        operation_id="campaigns_settings_update",
+        summary="Change the campaign's settings (GM)",
+        description="Before the start every setting changes at once. After it the pace "
+        "(phase lengths, hard deadline, early close, extension cap) changes from the next "
+        "phase, with a `reason` posted to the public thread; the points budget, unit types, "
+        "ambush value and terrain are fixed (400 `setup_only`).",
+        request=CampaignSettingsSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[request_example("slower opposition", {
+            "opposition_hours": 96, "reason": "The GM travels this week."})],
+    )
+    def patch(self, request: Request, campaign_id: int) -> Response:
+        data = CampaignSettingsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changes = dict(data.validated_data)
+        reason = changes.pop("reason", "")
+        campaign = campaign_settings_update(
+            user=_user(request),
+            campaign=lookups.member_campaign(user=_user(request), campaign_id=campaign_id),
+            changes=changes, reason=reason)
         return Response(self.OutputSerializer(campaign).data)
 
 

@@ -33,7 +33,7 @@ from campaigns.services.common import require_gm
 GM_EVENT_KINDS = (
     EventKind.DEADLINE_EXTENDED, EventKind.CAMPAIGN_PAUSED, EventKind.CAMPAIGN_RESUMED,
     EventKind.PHASE_CLOSED, EventKind.PHASE_REVERTED, EventKind.HITS_ADJUSTED,
-    EventKind.POP_POINTS_GRANTED, EventKind.PROCESSING_FLAGGED,
+    EventKind.POP_POINTS_GRANTED, EventKind.PROCESSING_FLAGGED, EventKind.SETTINGS_CHANGED,
 )
 
 

@@ -217,7 +217,7 @@ def _deadline_reached(campaign: Campaign, phase: Phase, now: datetime) -> list[S
     else:
         who = "the GM ends the opposition phase"
     body = (f"Turn {phase.turn.number}: the deadline of the {phase.get_kind_display().lower()} "
-            f"({campaign.phase_hours} hours) has passed — {who}.")
+            f"({campaign.hours_for(phase.kind)} hours) has passed — {who}.")
     event = record_event(
         campaign=campaign, kind=EventKind.DEADLINE_REACHED, phase=phase, summary=body,
         payload={"late": [m.pk for m in late], "deadline_at": phase.deadline_at.isoformat()},

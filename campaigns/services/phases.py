@@ -55,11 +55,13 @@ def open_phase(
     """Open a phase (campaign locked): a fresh secret seed with its published commitment,
     a status row per acting player, a snapshot of the whole game state, an event."""
     from campaigns.selectors import campaign_game_state
+    from campaigns.services.settings import apply_pending_settings
 
+    apply_pending_settings(campaign)
     seed = new_seed()
     phase = Phase.objects.create(
         campaign=campaign, turn=turn, kind=kind, status=PhaseStatus.OPEN, opened_at=now,
-        deadline_at=now + timedelta(hours=campaign.phase_hours), dice_seed=seed,
+        deadline_at=now + timedelta(hours=campaign.hours_for(kind)), dice_seed=seed,
         dice_commitment=commitment(seed),
     )
     acting = SideKind.ALLIANCE if kind in ALLIANCE_PHASES else SideKind.OPPOSITION
@@ -142,8 +144,8 @@ def _acting_for(
     if proxy is not None and not (status.late or is_late(status, phase, timezone.now())):
         raise NotAllowedError(
             f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
-            f"only after {campaign.phase_hours} hours from the phase opening without their "
-            f"orders being marked done (§5); that is {phase.deadline_at:%Y-%m-%d %H:%M} UTC.",
+            f"only after {campaign.hours_for(phase.kind)} hours from the phase opening without "
+            f"their orders being marked done (§5); that is {phase.deadline_at:%Y-%m-%d %H:%M} UTC.",
             code="not_late",
         )
     return player, proxy, status

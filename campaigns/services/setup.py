@@ -272,6 +272,10 @@ def campaign_join(*, user: User, invite_code: str) -> Membership:
     if campaign.status != CampaignStatus.SETUP:
         raise WrongStateError("Players can join only before the campaign starts.",
                               code="not_setup")
+    if campaign.player_cap is not None and Membership.objects.filter(
+            campaign=campaign, role=Role.PLAYER).count() >= campaign.player_cap:
+        raise WrongStateError(f"The campaign is full: at most {campaign.player_cap} players "
+                              "(the GM's player cap).", code="campaign_full")
     alliance = side_of(campaign, SideKind.ALLIANCE)
     membership = Membership.objects.create(
         campaign=campaign, user=user, role=Role.PLAYER, side=alliance

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
-from campaigns.models import Campaign, Fortification, Phase, Role, Unit
+from campaigns.models import Campaign, CampaignStatus, Fortification, Phase, Role, Unit
 from campaigns.selectors.gm import (
     blank_scenario,
     gm_campaign_panel,
@@ -54,6 +54,7 @@ from campaigns.services.scenarios import (
     scenario_share,
     scenario_validate,
 )
+from campaigns.services.settings import SETTINGS, campaign_settings_update
 from campaigns.web import campaign_page_context
 from rules.erfworld.types import Special, Terrain
 
@@ -176,6 +177,74 @@ def _panel_context(request: HttpRequest, ctx: dict[str, Any], **extra: Any) -> d
 def campaign_gm(request: HttpRequest, campaign_id: int) -> HttpResponse:
     ctx = _gm_context(request, campaign_id)
     return render(request, "campaigns/gm/campaign.html", _panel_context(request, ctx))
+
+
+def _settings_changes(post: Any, campaign: Campaign) -> dict[str, Any]:
+    """The settings form's fields as the service takes them: numbers as whole numbers (an
+    optional one empty as None), checkboxes as booleans; a number that is no number is refused
+    naming its field."""
+    changes: dict[str, Any] = {}
+    started = campaign.status != CampaignStatus.SETUP
+    for name, spec in SETTINGS.items():
+        if started and spec.when == "setup":
+            continue  # shown disabled (a disabled field is not sent): fixed since the start
+        if spec.kind == "bool":
+            changes[name] = post.get(name) == "1"
+        elif spec.kind == "text":
+            changes[name] = str(post.get(name, ""))
+        else:
+            raw = str(post.get(name, "")).strip()
+            if raw == "" and spec.kind == "optional_int":
+                changes[name] = None
+            else:
+                changes[name] = _int(post, name, spec.label)
+    return changes
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM's settings page: every setting, next to its control any refusal."""
+    ctx = _gm_context(request, campaign_id)
+    campaign = ctx["campaign"]
+    errors: dict[str, str] = {}
+    values: dict[str, Any] = {n: campaign.pending_settings.get(n, getattr(campaign, n))
+                              for n in SETTINGS}
+    reason = ""
+    if request.method == "POST":
+        reason = str(request.POST.get("reason", ""))
+        try:
+            changes = _settings_changes(request.POST, campaign)
+            values.update(changes)
+            campaign_settings_update(user=_user(request), campaign=campaign, changes=changes,
+                                     reason=reason)
+        except CampaignError as exc:
+            errors[exc.field or "page"] = exc.message
+            values.update({n: request.POST.get(n, "") for n in SETTINGS
+                           if SETTINGS[n].kind in ("int", "optional_int") and n == exc.field})
+        else:
+            messages.success(request, "Settings saved." if campaign.status == CampaignStatus.SETUP
+                             else "Settings saved; changes of pace apply from the next phase "
+                             "and were posted to the public thread.")
+            return HttpResponseRedirect(reverse("campaigns:gm-settings", args=[campaign.pk]))
+    fields = {n: {"name": n, "spec": s, "value": values[n], "error": errors.get(n, ""),
+                  "locked": campaign.status != CampaignStatus.SETUP and s.when == "setup",
+                  "pending": n in campaign.pending_settings}
+              for n, s in SETTINGS.items()}
+    groups = [(title, [fields[n] for n in names]) for title, names in SETTINGS_GROUPS]
+    return render(request, "campaigns/gm/settings.html", {
+        **ctx, "groups": groups, "errors": errors, "reason": reason,
+        "started": campaign.status != CampaignStatus.SETUP,
+    }, status=400 if errors else 200)
+
+
+SETTINGS_GROUPS = [
+    ("The campaign", ["name", "description", "player_cap"]),
+    ("Pace", ["scout_hours", "phase_hours", "opposition_hours", "hard_deadline", "early_close",
+              "max_extension_hours"]),
+    ("Armies and map (fixed at the start)", ["points_budget", "max_unit_types", "ambush_value",
+                                             "terrain_known_to_all"]),
+]
 
 
 def _int(post: Any, name: str, label: str) -> int:
@@ -414,11 +483,11 @@ urlpatterns: list[URLPattern] = [
     path("gm/", dashboard, name="gm-dashboard"),
     path("gm/new/", campaign_create, name="gm-create"),
     path("<int:campaign_id>/gm/", campaign_gm, name="gm-campaign"),
+    path("<int:campaign_id>/gm/settings/", campaign_settings, name="gm-settings"),
     path("<int:campaign_id>/gm/<slug:action>/", campaign_gm_action, name="gm-action"),
     path("scenarios/new/", scenario_new, name="scenario-new"),
     path("scenarios/check/", scenario_check, name="scenario-check"),
     path("scenarios/save/", scenario_save_view, name="scenario-save"),
     path("scenarios/<slug:key>/edit/", scenario_edit, name="scenario-edit"),
-    path("scenarios/<slug:key>/share/", scenario_share_view, name="scenario-share"),
     path("scenarios/<slug:key>/share/", scenario_share_view, name="scenario-share"),
 ]

@@ -37,6 +37,7 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
+from campaigns.services.settings import settings_rows
 from campaigns.web import campaign_page_context, member_or_404
 
 STAT_FIELDS = ("hits", "attack", "defence", "move")
@@ -233,7 +234,7 @@ def _lobby_page(
     errors = dict(errors or {})
     shown_here: set[str] = set()
     if campaign.status == CampaignStatus.SETUP:
-        shown_here |= {"vote", "appoint"} | ({"start"} if state["is_gm"] else set())
+        shown_here |= {"vote", "appoint"} | ({"start", "shuffle"} if state["is_gm"] else set())
         if state["army"] is not None:
             shown_here |= {"army", "ready"} | (set() if state["army"]["ready"] else {"design"})
     # A refusal whose form this viewer does not see is shown at the top of the page.
@@ -248,6 +249,7 @@ def _lobby_page(
             reverse("campaigns:join", args=[campaign.invite_code])
         ) if context["is_gm"] else "",
         preview=None,
+        campaign_settings=settings_rows(campaign),
     )
     return render(request, "campaigns/lobby.html", context, status=status)
 

@@ -443,6 +443,8 @@ ROWS: list[Row] = [
     Row("gm-appoint-chief-warlord", "POST", world=setup_world(),
         body=lambda w: {"membership": w.player.pk}, expect=gm_only()),
     Row("gm-start", "POST", world=setup_world(ready=True), expect=gm_only()),
+    Row("campaign", "PATCH", world=setup_world(), body=lambda w: {"phase_hours": 48},
+        expect=gm_only()),
     Row("gm-shuffle-opposition", "POST", world=setup_world(), expect=gm_only()),
     # --- phase and orders
     Row("phase-end", "POST", world=then(all_done),

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PAGES = ["home", "lobby", "map", "reports", "scout-report", "dice", "history",
          "history-phase", "forum", "forum-thread", "export-report", "export-turn", "replay",
-         "share-tokens", "gm-dashboard", "gm-campaign", "scenario-editor"]
+         "share-tokens", "gm-dashboard", "gm-campaign", "gm-settings", "scenario-editor"]
 
 
 @pytest.fixture
@@ -46,6 +46,7 @@ def _url(name, campaign):
         "replay": f"/campaigns/{c}/replay/{first.pk}/",
         "share-tokens": f"/campaigns/{c}/tokens/",
         "gm-dashboard": "/campaigns/gm/", "gm-campaign": f"/campaigns/{c}/gm/",
+        "gm-settings": f"/campaigns/{c}/gm/settings/",
         "scenario-editor": "/campaigns/scenarios/new/",
     }[name]
 

@@ -53,6 +53,8 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("election-vote", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:vote'"),
     ("gm-appoint-chief-warlord", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:appoint'"),
     ("gm-start", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:start'"),
+    ("campaign", "PATCH"): Control("campaigns:gm-settings", "templates/campaigns/gm/settings.html",
+                                   'data-key="save-settings"'),
     ("gm-shuffle-opposition", "POST"): Control("campaigns:lobby", LOBBY,
                                                'data-key="shuffle-opposition"'),
     # Phases.
@@ -113,7 +115,8 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
 # Pages that need arguments: any value that reverses will do, the test only checks the route.
 ARGS = {
     "campaigns:join": ["x"], "campaigns:lobby": [1], "campaigns:map": [1],
-    "campaigns:gm-campaign": [1], "campaigns:unit-type-edit": [1, 1],
+    "campaigns:gm-campaign": [1], "campaigns:gm-settings": [1],
+    "campaigns:unit-type-edit": [1, 1],
     "campaigns:forum-thread": [1, 1], "campaigns:forum-post-edit": [1, 1],
 }
 

@@ -1,0 +1,185 @@
+"""Campaign settings the GM changes (the settings page, PATCH /api/v1/campaigns/<id>/).
+
+Before the start every setting is changed at once. After it, what shapes the army or the map
+(points budget, unit types, ambush value, terrain known to all) is fixed; the pace (phase
+lengths, hard deadline, early close, the extension cap) may change with a reason, posted to
+the public thread and applied when the next phase opens, so no running phase changes under
+the players' feet. Name, description and the player cap change at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from campaigns.errors import RuleViolationError, WrongStateError
+from campaigns.models import Campaign, CampaignStatus, EventKind, Membership, Role
+from campaigns.services.common import lock_campaign, record_event, require_gm
+
+MAX_HOURS = 30 * 24
+
+
+@dataclass(frozen=True)
+class Setting:
+    label: str
+    kind: str  # "int", "optional_int", "bool", "text"
+    low: int = 0
+    high: int = 0
+    max_length: int = 0
+    when: str = "now"  # "now", "next_phase" (after the start), "setup" (fixed at the start)
+    unit: str = ""
+
+
+SETTINGS: dict[str, Setting] = {
+    "name": Setting("Name", "text", max_length=120),
+    "description": Setting("Description", "text", max_length=2000),
+    "player_cap": Setting("Player cap", "optional_int", 1, 50),
+    "scout_hours": Setting("Scout phase length", "optional_int", 1, MAX_HOURS,
+                           when="next_phase", unit="hours"),
+    "phase_hours": Setting("Move/combat phase length", "int", 1, MAX_HOURS,
+                           when="next_phase", unit="hours"),
+    "opposition_hours": Setting("Opposition phase length", "optional_int", 1, MAX_HOURS,
+                                when="next_phase", unit="hours"),
+    "hard_deadline": Setting("Hard deadline", "bool", when="next_phase"),
+    "early_close": Setting("Early close when every player is done", "bool", when="next_phase"),
+    "max_extension_hours": Setting("Extension cap per phase", "int", 0, MAX_HOURS,
+                                   when="next_phase", unit="hours"),
+    "points_budget": Setting("Points budget", "int", 1, 100_000, when="setup"),
+    "max_unit_types": Setting("Unit types per player", "int", 1, 20, when="setup"),
+    "ambush_value": Setting("Ambush value", "int", 0, 6, when="setup"),
+    "terrain_known_to_all": Setting("Terrain known to all", "bool", when="setup"),
+}
+
+
+def _shown(name: str, value: Any) -> str:
+    spec = SETTINGS[name]
+    if value is None:
+        return "no cap" if name == "player_cap" else "as the move/combat phase"
+    if spec.kind == "bool":
+        return "on" if value else "off"
+    if spec.kind == "text":
+        return repr(value) if name == "name" else "changed"
+    return f"{value} {spec.unit}".strip()
+
+
+def _clean(name: str, value: Any) -> Any:
+    """The value in its stored type, or RuleViolationError naming the field and the bound."""
+    if name not in SETTINGS:
+        raise RuleViolationError(f"{name}: not a campaign setting (settings: "
+                                 f"{', '.join(SETTINGS)}).", code="invalid_field", field=name)
+    spec = SETTINGS[name]
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise RuleViolationError(f"{spec.label}: true or false.", code="invalid_field",
+                                     field=name)
+        return value
+    if spec.kind == "text":
+        if not isinstance(value, str):
+            raise RuleViolationError(f"{spec.label}: text.", code="invalid_field", field=name)
+        value = value.strip()
+        if name == "name" and not value:
+            raise RuleViolationError("Name: a campaign needs a name.", code="invalid_field",
+                                     field=name)
+        if len(value) > spec.max_length:
+            raise RuleViolationError(f"{spec.label}: at most {spec.max_length} characters, not "
+                                     f"{len(value)}.", code="invalid_field", field=name)
+        return value
+    if value is None and spec.kind == "optional_int":
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not spec.low <= value <= spec.high:
+        unit = f" {spec.unit}" if spec.unit else ""
+        empty = " (or empty)" if spec.kind == "optional_int" else ""
+        raise RuleViolationError(f"{spec.label}: a whole number from {spec.low} to "
+                                 f"{spec.high}{unit}{empty}, not {value!r}.",
+                                 code="invalid_field", field=name)
+    return value
+
+
+@transaction.atomic
+def campaign_settings_update(*, user: User, campaign: Campaign, changes: dict[str, Any],
+                             reason: str = "") -> Campaign:
+    """Change settings (GM only): at once before the start; after it, see the module's doc.
+    Refused as a whole (nothing changed) when any one change is refused."""
+    campaign = lock_campaign(campaign)
+    require_gm(user=user, campaign=campaign)
+    if campaign.status == CampaignStatus.FINISHED:
+        raise WrongStateError("The campaign has ended: its settings no longer change.",
+                              code="finished")
+    started = campaign.status != CampaignStatus.SETUP
+    reason = reason.strip()
+    if len(reason) > 500:
+        raise RuleViolationError("Reason: at most 500 characters.", code="invalid_field",
+                                 field="reason")
+    cleaned = {name: _clean(name, value) for name, value in changes.items()}
+    now: dict[str, Any] = {}
+    later: dict[str, Any] = {}
+    for name, value in cleaned.items():
+        spec = SETTINGS[name]
+        current = campaign.pending_settings.get(name, getattr(campaign, name))
+        if value == current:
+            continue
+        if started and spec.when == "setup":
+            raise WrongStateError(f"{spec.label}: fixed when the campaign started (it shapes "
+                                  "the armies and the map).", code="setup_only", field=name)
+        (later if started and spec.when == "next_phase" else now)[name] = value
+    if not now and not later:
+        return campaign
+    cap = now.get("player_cap")
+    if cap is not None:
+        players = Membership.objects.filter(campaign=campaign, role=Role.PLAYER).count()
+        if cap < players:
+            raise RuleViolationError(f"Player cap: {players} players have joined already; the "
+                                     f"cap cannot be below {players}.", code="invalid_field",
+                                     field="player_cap")
+    if started and later and not reason:
+        raise RuleViolationError("Reason: say why the pace changes; it is posted to every "
+                                 "player with the change.", code="reason_required",
+                                 field="reason")
+    before = {name: getattr(campaign, name) for name in now}
+    for name, value in now.items():
+        setattr(campaign, name, value)
+    if later:
+        campaign.pending_settings = {**campaign.pending_settings, **later}
+    campaign.version += 1
+    campaign.save(update_fields=[*now, "pending_settings", "version"])
+    parts = [f"{SETTINGS[n].label}: {_shown(n, before[n])} → {_shown(n, v)}"
+             if SETTINGS[n].kind != "text" or n == "name" else f"{SETTINGS[n].label} changed"
+             for n, v in now.items()]
+    parts += [f"{SETTINGS[n].label}: {_shown(n, getattr(campaign, n))} → {_shown(n, v)} "
+              "(from the next phase)" for n, v in later.items()]
+    summary = "The GM changed the settings. " + "; ".join(parts) + "."
+    if reason:
+        summary += f" Reason: {reason}"
+    record_event(campaign=campaign, kind=EventKind.SETTINGS_CHANGED, actor=user,
+                 summary=summary, payload={"now": now, "next_phase": later, "reason": reason})
+    return campaign
+
+
+def apply_pending_settings(campaign: Campaign) -> None:
+    """The changes waiting for the next phase take effect (campaign locked; open_phase)."""
+    if not campaign.pending_settings:
+        return
+    names = [n for n in campaign.pending_settings if n in SETTINGS]
+    for name in names:
+        setattr(campaign, name, campaign.pending_settings[name])
+    campaign.pending_settings = {}
+    campaign.save(update_fields=[*names, "pending_settings"])
+
+
+def settings_rows(campaign: Campaign) -> list[dict[str, Any]]:
+    """Every setting as players read it on the overview: its value and any change waiting
+    for the next phase."""
+    rows = []
+    for name, spec in SETTINGS.items():
+        if name in ("name", "description"):
+            continue
+        row: dict[str, Any] = {"name": name, "label": spec.label,
+                               "value": _shown(name, getattr(campaign, name)),
+                               "when": spec.when}
+        if name in campaign.pending_settings:
+            row["pending"] = _shown(name, campaign.pending_settings[name])
+        rows.append(row)
+    return rows

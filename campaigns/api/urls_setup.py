@@ -21,6 +21,7 @@ urlpatterns: list[URLPattern] = [
     path(C + "gm/appoint-chief-warlord/", v.ChiefWarlordAppointApi.as_view(),
          name="gm-appoint-chief-warlord"),
     path(C + "gm/start/", v.CampaignStartApi.as_view(), name="gm-start"),
+    path(C + "gm/close-election/", v.ElectionCloseApi.as_view(), name="gm-close-election"),
     path(C + "gm/shuffle-opposition/", v.OppositionShuffleApi.as_view(),
          name="gm-shuffle-opposition"),
     path(C + "reports/", v.ReportListApi.as_view(), name="reports"),

@@ -51,6 +51,7 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    election_close,
     opposition_shuffle,
     unit_type_create,
     unit_type_delete,
@@ -533,6 +534,21 @@ class ChiefWarlordAppointApi(APIView):
         target = _player(campaign=campaign, membership_id=data.validated_data["membership"],
                          field="membership")
         chief = chief_warlord_appoint(user=_user(request), campaign=campaign, membership=target)
+        return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class ElectionCloseApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_gm_close_election",
+        summary="Close the Chief Warlord election (GM)",
+        description="The most votes win; a tie is settled by a setup die (recorded in the "
+        "election event). Starting the campaign closes it too. 400 `no_votes` when nobody "
+        "has voted.",
+        request=None, responses={200: ChiefWarlordSerializer, **WRITE_ERRORS},
+        examples=[answer_example("closed", {"chief_warlord": 12})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        chief = election_close(user=_user(request), campaign=_campaign(request, campaign_id))
         return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.db.models import Q
@@ -67,14 +68,19 @@ def _setup_todo(m: Membership, players: list[Membership], has_types: bool) -> li
         if not players:
             return ["Invite players: nobody has joined yet."]
         todo = []
-        if chief is None and voted == len(players):
-            todo.append("The vote is tied: appoint the Chief Warlord.")
+        counts = Counter(p.chief_warlord_vote_id for p in players
+                         if p.chief_warlord_vote_id is not None)
+        top = counts.most_common(2)
+        if chief is None and voted == len(players) and len(top) == 2 and top[0][1] == top[1][1]:
+            todo.append("The Chief Warlord vote is tied: appoint one, or a setup die decides "
+                        "when you close the election or start.")
         not_ready = [p.user.public_name for p in players if p.army_ready_at is None]
         if not_ready:
             todo.append(f"Waiting for armies: {', '.join(not_ready)}.")
-        elif chief is not None:
+        elif chief is not None or voted:
+            # Starting closes the election: the most votes win.
             todo.append("Every army is ready: start the campaign.")
-        elif chief is None and voted < len(players):
+        else:
             todo.append("Waiting for the Chief Warlord vote.")
         return todo
     if not _is_alliance_player(m):

@@ -591,8 +591,10 @@ def _make_chief_warlord(campaign: Campaign, membership: Membership) -> None:
 
 @transaction.atomic
 def chief_warlord_vote(*, user: User, campaign: Campaign, candidate: Membership) -> Membership:
-    """Vote for an alliance player; a candidate with more than half the players' votes is
-    elected. When everyone has voted and nobody has a majority, the GM must appoint."""
+    """Vote for an alliance player, or change one's vote. The election stays open, so players
+    who join later vote too, until the GM closes it or starts the campaign, or until every
+    expected player (the player cap, all seats taken) has voted; then the most votes win
+    and a tie is settled by a setup die (election_decide)."""
     campaign = lock_campaign(campaign)
     voter = require_alliance_player(user=user, campaign=campaign)
     if campaign.status != CampaignStatus.SETUP:
@@ -614,30 +616,66 @@ def chief_warlord_vote(*, user: User, campaign: Campaign, candidate: Membership)
         summary=f"{user.public_name} voted for {candidate.user.public_name} as Chief Warlord.",
         payload={"voter": voter.pk, "candidate": candidate.pk},
     )
+    cap = campaign.player_cap
+    if cap is not None and len(players) >= cap and all(
+            p.chief_warlord_vote_id is not None for p in players):
+        election_decide(campaign=campaign, players=players, actor=user,
+                        why="every player has voted")
+    return by_pk[voter.pk]
+
+
+def election_decide(*, campaign: Campaign, players: list[Membership], actor: User | None,
+                    why: str) -> Membership:
+    """Close the election (campaign locked, votes cast): the most votes win; a tie is settled
+    by a die of the campaign's setup dice among the tied, recorded and verifiable."""
     tally: dict[int, int] = {}
     for p in players:
         if p.chief_warlord_vote_id is not None:
             tally[p.chief_warlord_vote_id] = tally.get(p.chief_warlord_vote_id, 0) + 1
-    winners = [pk for pk, n in tally.items() if 2 * n > len(players)]
-    if winners:
-        elected = by_pk[winners[0]]
-        _make_chief_warlord(campaign, elected)
-        event = record_event(
-            campaign=campaign, kind=EventKind.CHIEF_WARLORD_ELECTED, actor=user,
-            summary=f"{elected.user.public_name} is elected Chief Warlord with "
-            f"{tally[elected.pk]} of {len(players)} votes.",
-            payload={"chief_warlord": elected.pk, "tally": {str(k): v for k, v in tally.items()}},
-        )
-        notify(event=event, users=[*(p.user for p in players), *members_of(campaign, gm=True)])
-    elif sum(tally.values()) == len(players):
-        event = record_event(
-            campaign=campaign, kind=EventKind.CHIEF_WARLORD_TIE, actor=user,
-            summary="Every alliance player has voted and nobody has a majority: "
-            "the GM appoints the Chief Warlord.",
-            payload={"tally": {str(k): v for k, v in tally.items()}},
-        )
-        notify(event=event, users=members_of(campaign, gm=True))
-    return by_pk[voter.pk]
+    by_pk = {p.pk: p for p in players}
+    top = max(tally.values())
+    tied = sorted((pk for pk, n in tally.items() if n == top), key=lambda pk: by_pk[pk].pk)
+    votes = f"{top} of {len(players)} vote{'s' if len(players) != 1 else ''}"
+    payload: dict[str, Any] = {"tally": {str(k): v for k, v in tally.items()}, "why": why}
+    if len(tied) == 1:
+        elected = by_pk[tied[0]]
+        summary = (f"The election is closed ({why}): {elected.user.public_name} is elected "
+                   f"Chief Warlord with {votes}.")
+    else:
+        names = [by_pk[pk].user.public_name for pk in tied]
+        dice = setup_dice(campaign)
+        value = dice.roll(len(tied), f"Chief Warlord tie between {', '.join(names)}")
+        rolls = store_setup_rolls(campaign, dice)
+        elected = by_pk[tied[value - 1]]
+        payload["rolls"] = roll_payload(rolls)
+        summary = (f"The election is closed ({why}): {' and '.join(names)} tied with {votes} "
+                   f"each; the setup die (d{len(tied)}, roll {rolls[0].number}) came up "
+                   f"{value}: {elected.user.public_name} is Chief Warlord.")
+    _make_chief_warlord(campaign, elected)
+    payload["chief_warlord"] = elected.pk
+    event = record_event(campaign=campaign, kind=EventKind.CHIEF_WARLORD_ELECTED, actor=actor,
+                         summary=summary, payload=payload)
+    notify(event=event, users=[*(p.user for p in players), *members_of(campaign, gm=True)])
+    return elected
+
+
+@transaction.atomic
+def election_close(*, user: User, campaign: Campaign) -> Membership:
+    """The GM closes the Chief Warlord election: the most votes win, a tie goes to a die."""
+    campaign = lock_campaign(campaign)
+    require_gm(user=user, campaign=campaign)
+    if campaign.status != CampaignStatus.SETUP:
+        raise WrongStateError("The Chief Warlord is elected before the first turn.",
+                              code="not_setup")
+    if Membership.objects.filter(campaign=campaign, is_chief_warlord=True).exists():
+        raise WrongStateError("The alliance already has a Chief Warlord.",
+                              code="chief_warlord_exists")
+    players = _alliance_players(campaign)
+    if not any(p.chief_warlord_vote_id is not None for p in players):
+        raise WrongStateError("Nobody has voted yet: wait for the votes, or appoint the Chief "
+                              "Warlord.", code="no_votes")
+    return election_decide(campaign=campaign, players=players, actor=user,
+                           why="closed by the GM")
 
 
 @transaction.atomic
@@ -687,10 +725,14 @@ def campaign_start(*, user: User, campaign: Campaign) -> Campaign:
             code="army_not_ready",
         )
     if not any(p.is_chief_warlord for p in players):
-        raise WrongStateError(
-            "The alliance needs a Chief Warlord (elected, or appointed by the GM) to start.",
-            code="no_chief_warlord",
-        )
+        if not any(p.chief_warlord_vote_id is not None for p in players):
+            raise WrongStateError(
+                "The alliance needs a Chief Warlord (elected, or appointed by the GM) to start.",
+                code="no_chief_warlord")
+        # Starting closes the election: the most votes win, a tie goes to a setup die.
+        election_decide(campaign=campaign, players=players, actor=user,
+                        why="the campaign starts")
+        players = _alliance_players(campaign)
     alliance = side_of(campaign, SideKind.ALLIANCE)
     for player in players:
         units = list(Unit.objects.filter(owner=player).order_by("unit_type_id", "pk"))

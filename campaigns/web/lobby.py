@@ -29,6 +29,7 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    election_close,
     opposition_shuffle,
     orders_mark_done,
     phase_end,
@@ -234,7 +235,8 @@ def _lobby_page(
     errors = dict(errors or {})
     shown_here: set[str] = set()
     if campaign.status == CampaignStatus.SETUP:
-        shown_here |= {"vote", "appoint"} | ({"start", "shuffle"} if state["is_gm"] else set())
+        shown_here |= {"vote", "appoint"} | (
+            {"start", "shuffle", "close_election"} if state["is_gm"] else set())
         if state["army"] is not None:
             shown_here |= {"army", "ready"} | (set() if state["army"]["ready"] else {"design"})
     # A refusal whose form this viewer does not see is shown at the top of the page.
@@ -443,6 +445,21 @@ def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def close_election_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        chief = election_close(user=request.user,  # type: ignore[arg-type]
+                               campaign=campaign)
+    except CampaignError as exc:
+        return _refused(request, campaign, "close_election", exc)
+    messages.success(request, f"The election is closed: {chief.user.public_name} is the "
+                     "Chief Warlord.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+@login_required
+@require_POST
 def shuffle_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
@@ -473,5 +490,6 @@ urlpatterns = [
     path("<int:campaign_id>/vote/", vote_view, name="vote"),
     path("<int:campaign_id>/appoint/", appoint_view, name="appoint"),
     path("<int:campaign_id>/start/", start_view, name="start"),
+    path("<int:campaign_id>/close-election/", close_election_view, name="close-election"),
     path("<int:campaign_id>/shuffle-opposition/", shuffle_view, name="shuffle-opposition"),
 ]

@@ -304,6 +304,13 @@ def saved_scenario(world: World) -> World:
     return world
 
 
+def voted(world: World) -> World:
+    from campaigns.services import chief_warlord_vote
+
+    chief_warlord_vote(user=world.player.user, campaign=world.campaign, candidate=world.player)
+    return world
+
+
 def shared(world: World) -> World:
     from campaigns.services.scenarios import scenario_share
 
@@ -443,6 +450,8 @@ ROWS: list[Row] = [
     Row("gm-appoint-chief-warlord", "POST", world=setup_world(),
         body=lambda w: {"membership": w.player.pk}, expect=gm_only()),
     Row("gm-start", "POST", world=setup_world(ready=True), expect=gm_only()),
+    Row("gm-close-election", "POST", world=then(voted, base=setup_world(chief=False)),
+        expect=gm_only()),
     Row("campaign", "PATCH", world=setup_world(), body=lambda w: {"phase_hours": 48},
         expect=gm_only()),
     Row("gm-shuffle-opposition", "POST", world=setup_world(), expect=gm_only()),

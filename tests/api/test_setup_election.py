@@ -46,15 +46,15 @@ def test_a_vote_without_a_majority_yet_elects_nobody(client_for):
     })
 
 
-def test_a_majority_elects_the_chief_warlord(client_for):
-    campaign, _, (ann, bob, _cid) = lobby(armies=False)
+def test_the_gm_closes_the_election_and_the_most_votes_win(client_for):
+    campaign, gm, (ann, bob, _cid) = lobby(armies=False)
     client_for(ann.user).post(url(campaign, "election/vote/"), {"candidate": bob.pk},
                               format="json")
-    response = client_for(bob.user).post(url(campaign, "election/vote/"),
-                                         {"candidate": bob.pk}, format="json")
-    assert (response.status_code, response.json()) == (200, {
-        "voter": bob.pk, "candidate": bob.pk, "chief_warlord": bob.pk,
-    })
+    vote = client_for(bob.user).post(url(campaign, "election/vote/"), {"candidate": bob.pk},
+                                     format="json")
+    closed = client_for(gm).post(url(campaign, "gm/close-election/"))
+    assert (vote.json()["chief_warlord"], closed.status_code, closed.json()) == (
+        None, 200, {"chief_warlord": bob.pk})
     assert chief_warlord_of(campaign).pk == bob.pk
 
 

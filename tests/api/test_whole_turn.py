@@ -74,8 +74,11 @@ def test_a_whole_turn_through_the_api():
         assert player.post(c + "army/ready/")["ready"] is True
     first = ann.post(c + "election/vote/", {"candidate": member["ann"]})
     second = bob.post(c + "election/vote/", {"candidate": member["ann"]})
-    assert (first["chief_warlord"], second["chief_warlord"]) == (None, member["ann"])
+    # The election stays open until the start, which closes it: ann has both votes.
+    assert (first["chief_warlord"], second["chief_warlord"]) == (None, None)
     started = gm.post(c + "gm/start/")
+    assert gm.get(c)["status"] == "running"
+    assert Membership.objects.get(pk=member["ann"]).is_chief_warlord is True
     assert (started["status"], started["phase"]["turn"], started["phase"]["kind"]) == (
         "running", 1, "scout")
     assert gm.get(c + "setup-dice/")["all_match"] is True

@@ -6,6 +6,7 @@ import pytest
 
 from campaigns.errors import CampaignError
 from campaigns.models import (
+    Campaign,
     CampaignStatus,
     DiceRoll,
     Event,
@@ -26,13 +27,14 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    election_close,
     unit_type_create,
     unit_type_delete,
     unit_type_update,
     units_buy,
 )
 from rules.dice import Roll as RulesRoll
-from rules.dice import commitment, derive, verify
+from rules.dice import SeededDice, commitment, derive, verify
 from rules.erfworld.units import commander_level_from_d10
 from tests.factories import (
     STANDARD_ARMY,
@@ -302,30 +304,100 @@ def test_army_ready_and_not_ready():
 # --- Chief Warlord -------------------------------------------------------------------------
 
 
-def test_a_majority_of_votes_elects_the_chief_warlord():
+def _chiefs():
+    return list(Membership.objects.filter(is_chief_warlord=True).values_list("pk", flat=True))
+
+
+def test_votes_keep_the_election_open_and_may_change():
     campaign = campaign_factory()
     a, b, c = (player_factory(campaign=campaign) for _ in range(3))
     chief_warlord_vote(user=a.user, campaign=campaign, candidate=b)
-    assert not Membership.objects.filter(is_chief_warlord=True).exists()
     chief_warlord_vote(user=c.user, campaign=campaign, candidate=b)
-    assert list(Membership.objects.filter(is_chief_warlord=True).values_list("pk", flat=True)
-                ) == [b.pk]
-    assert Event.objects.filter(kind="chief_warlord_elected").get().summary == (
-        f"{b.user.username} is elected Chief Warlord with 2 of 3 votes."
-    )
+    chief_warlord_vote(user=c.user, campaign=campaign, candidate=a)  # c changes their mind
+    late = player_factory(campaign=campaign)  # a late joiner votes too
+    chief_warlord_vote(user=late.user, campaign=campaign, candidate=b)
+    c.refresh_from_db()
+    assert (_chiefs(), c.chief_warlord_vote_id,
+            Event.objects.filter(kind="chief_warlord_elected").count()) == ([], a.pk, 0)
 
 
-def test_a_tie_asks_the_gm_to_appoint():
+def test_the_gm_closes_it_and_the_most_votes_win():
+    campaign = campaign_factory()
+    a, b, c = (player_factory(campaign=campaign) for _ in range(3))
+    chief_warlord_vote(user=a.user, campaign=campaign, candidate=b)
+    chief_warlord_vote(user=c.user, campaign=campaign, candidate=b)
+    chief_warlord_vote(user=b.user, campaign=campaign, candidate=a)
+    gm = Membership.objects.get(campaign=campaign, role=Role.GM).user
+    chief = election_close(user=gm, campaign=campaign)
+    assert (chief.pk, _chiefs(),
+            Event.objects.filter(kind="chief_warlord_elected").get().summary) == (
+        b.pk, [b.pk], f"The election is closed (closed by the GM): {b.user.username} is "
+        "elected Chief Warlord with 2 of 3 votes.")
+
+
+def test_a_tie_is_settled_by_a_recorded_setup_die():
     campaign = campaign_factory()
     a, b = player_factory(campaign=campaign), player_factory(campaign=campaign)
     chief_warlord_vote(user=a.user, campaign=campaign, candidate=a)
     chief_warlord_vote(user=b.user, campaign=campaign, candidate=b)
-    assert not Membership.objects.filter(is_chief_warlord=True).exists()
-    assert Event.objects.filter(kind="chief_warlord_tie").count() == 1
+    gm = Membership.objects.get(campaign=campaign, role=Role.GM).user
+    campaign.refresh_from_db()
+    number = campaign.setup_dice_next_number
+    chief = election_close(user=gm, campaign=campaign)
+    roll = DiceRoll.objects.get(campaign=campaign, phase=None, number=number)
+    expected = SeededDice(seed=campaign.setup_dice_seed, first_number=number).roll(
+        2, roll.purpose)
+    assert (roll.sides, roll.value, roll.purpose, chief.pk, _chiefs(),
+            Event.objects.get(kind="chief_warlord_elected").summary) == (
+        2, expected, f"Chief Warlord tie between {a.user.username}, {b.user.username}",
+        [a, b][expected - 1].pk, [[a, b][expected - 1].pk],
+        f"The election is closed (closed by the GM): {a.user.username} and {b.user.username} "
+        f"tied with 1 of 2 votes each; the setup die (d2, roll {number}) came up {expected}: "
+        f"{[a, b][expected - 1].user.username} is Chief Warlord.")
+
+
+def test_with_a_player_cap_the_last_seat_s_vote_closes_it():
+    campaign = campaign_factory()
+    Campaign.objects.filter(pk=campaign.pk).update(player_cap=2)
+    a, b = player_factory(campaign=campaign), player_factory(campaign=campaign)
+    chief_warlord_vote(user=a.user, campaign=campaign, candidate=b)
+    first = _chiefs()
+    chief_warlord_vote(user=b.user, campaign=campaign, candidate=b)
+    assert (first, _chiefs(), Event.objects.get(kind="chief_warlord_elected").actor) == (
+        [], [b.pk], b.user)
+
+
+def test_starting_closes_the_election():
+    campaign = campaign_factory()
+    a, b = player_factory(campaign=campaign), player_factory(campaign=campaign)
+    for m in (a, b):
+        army_factory(membership=m, ready=True)
+    chief_warlord_vote(user=a.user, campaign=campaign, candidate=b)
+    gm = Membership.objects.get(campaign=campaign, role=Role.GM).user
+    campaign_start(user=gm, campaign=campaign)
+    assert (_chiefs(), Event.objects.get(kind="chief_warlord_elected").summary) == (
+        [b.pk], f"The election is closed (the campaign starts): {b.user.username} is elected "
+        "Chief Warlord with 1 of 2 votes.")
+
+
+def test_closing_without_votes_is_refused(unchanged):
+    campaign = campaign_factory()
+    player_factory(campaign=campaign)
+    gm = Membership.objects.get(campaign=campaign, role=Role.GM).user
+    with unchanged(campaign), pytest.raises(CampaignError) as info:
+        election_close(user=gm, campaign=campaign)
+    assert_refused(info, "no_votes", "Nobody has voted yet: wait for the votes, or appoint the "
+                   "Chief Warlord.")
+
+
+def test_the_gm_may_still_appoint_over_a_tie():
+    campaign = campaign_factory()
+    a, b = player_factory(campaign=campaign), player_factory(campaign=campaign)
+    chief_warlord_vote(user=a.user, campaign=campaign, candidate=a)
+    chief_warlord_vote(user=b.user, campaign=campaign, candidate=b)
     gm = Membership.objects.get(campaign=campaign, role=Role.GM).user
     chief_warlord_appoint(user=gm, campaign=campaign, membership=b)
-    assert list(Membership.objects.filter(is_chief_warlord=True).values_list("pk", flat=True)
-                ) == [b.pk]
+    assert _chiefs() == [b.pk]
 
 
 def test_only_the_gm_appoints(unchanged):

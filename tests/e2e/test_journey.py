@@ -16,6 +16,7 @@ from campaigns.models import (
     Event,
     EventKind,
     Fortification,
+    Membership,
     Phase,
     PhaseKind,
     PhaseStatus,
@@ -101,6 +102,8 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
     gm_page.get_by_role("link", name="GM dashboard").click()
     gm_page.get_by_label("Scenario", exact=True).select_option("broad_way")
     gm_page.locator("#new-name").fill("Down the Broad Way")
+    # The opposition as the scenario places it, so that the journey knows where D4's stack is.
+    gm_page.get_by_label("Shuffle the opposition's start hexes").uncheck()
     gm_page.get_by_role("button", name="Create the campaign").click()
     invite = gm_page.get_by_label("Invite link of Down the Broad Way").first
     invite.wait_for()
@@ -165,24 +168,27 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         assert budget_line.startswith(
             f"Spent {format_fraction(spent)} of 500 points; {format_fraction(500 - spent)} left.")
 
-        # --- 4. Army ready and the Chief Warlord vote (one player: one vote is a majority).
+        # --- 4. Army ready and the Chief Warlord vote (open until the GM starts).
         page.get_by_role("button", name="My army is ready").click()
         assert _flash(page) == ["Your army is ready."]
         page.get_by_label("Vote for").select_option(label="rowan")
         page.get_by_role("button", name="Vote").click()
-        vote_text = page.locator(".lobby-vote p").inner_text()
+        vote_text = page.locator(".lobby-vote p").first.inner_text()
         screenshot(page, "06-voted")
         assert (_flash(page), vote_text) == (
             ["You voted for rowan as Chief Warlord."],
-            "rowan is the Chief Warlord.")
+            "The election is open: 1 of 1 alliance players have voted (the votes are in the "
+            "table above). You voted for rowan.")
 
-        # --- 5. The GM starts the campaign from the overview.
+        # --- 5. The GM starts the campaign from the overview: the start closes the election.
         gm_page.goto(f"/campaigns/{campaign.pk}/")
         gm_page.get_by_role("button", name="Start the campaign").click()
         phase = Phase.objects.get(campaign=campaign, status=PhaseStatus.OPEN)
         screenshot(gm_page, "07-started")
-        assert (_flash(gm_page), phase.kind, phase.turn.number) == (
-            ["The campaign has started: turn 1's scout phase is open."], PhaseKind.SCOUT, 1)
+        assert (_flash(gm_page), phase.kind, phase.turn.number,
+                Membership.objects.get(campaign=campaign, role="player").is_chief_warlord) == (
+            ["The campaign has started: turn 1's scout phase is open."], PhaseKind.SCOUT, 1,
+            True)
 
         # --- 6. Home: the phase, the deadline in the player's zone, what to do now.
         page.goto("/")

@@ -102,13 +102,14 @@ def test_home_gm_must_start_when_everything_is_ready(client):
     assert "<li>Every army is ready: start the campaign.</li>" in _home(client, gm)
 
 
-def test_home_gm_must_appoint_after_a_tied_vote(client):
+def test_home_gm_is_told_a_tie_goes_to_a_die_unless_they_appoint(client):
     gm = UserFactory(is_staff=True)
     campaign = campaign_factory(gm=gm)
     a, b = player_factory(campaign=campaign), player_factory(campaign=campaign)
     chief_warlord_vote(user=a.user, campaign=campaign, candidate=b)
     chief_warlord_vote(user=b.user, campaign=campaign, candidate=a)
-    assert "<li>The vote is tied: appoint the Chief Warlord.</li>" in _home(client, gm)
+    assert ("<li>The Chief Warlord vote is tied: appoint one, or a setup die decides when you "
+            "close the election or start.</li>") in _home(client, gm)
 
 
 def test_home_scout_phase_player_must_give_scout_orders(client):

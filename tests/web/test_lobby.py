@@ -357,13 +357,21 @@ def test_mark_not_ready(client):
 # --- Chief Warlord and start ---------------------------------------------------------------
 
 
-def test_vote_elects_with_a_majority(client):
+def test_a_vote_leaves_the_election_open_and_the_gm_closes_it(client):
     campaign = campaign_factory()
     member = player_factory(campaign=campaign)
     client.force_login(member.user)
     client.post(reverse("campaigns:vote", args=[campaign.pk]), {"candidate": member.pk})
+    page = client.get(reverse("campaigns:lobby", args=[campaign.pk])).content.decode()
     member.refresh_from_db()
-    assert member.is_chief_warlord is True
+    still_open = (member.is_chief_warlord, "The election is open: 1 of 1 alliance players "
+                  "have voted" in page, 'data-key="close-election"' in page)
+    client.force_login(Membership.objects.get(campaign=campaign, role="gm").user)
+    closed = client.post(reverse("campaigns:close-election", args=[campaign.pk]), follow=True)
+    member.refresh_from_db()
+    assert (still_open, member.is_chief_warlord,
+            f"The election is closed: {member.user.public_name} is the Chief Warlord." in
+            closed.content.decode()) == ((False, True, False), True, True)
 
 
 def test_vote_for_a_non_player_shows_the_rule(client):

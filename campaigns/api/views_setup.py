@@ -52,6 +52,7 @@ from campaigns.services import (
     chief_warlord_appoint,
     chief_warlord_vote,
     election_close,
+    invite_regenerate,
     opposition_shuffle,
     unit_type_create,
     unit_type_delete,
@@ -535,6 +536,22 @@ class ChiefWarlordAppointApi(APIView):
                          field="membership")
         chief = chief_warlord_appoint(user=_user(request), campaign=campaign, membership=target)
         return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class InviteRegenerateApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        invite_code = serializers.CharField(help_text="The new code; the old one is dead.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_invite_regenerate",
+        summary="A new invite code (GM, before the start); the old one stops working",
+        request=None, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[answer_example("new code", {"invite_code": "Q2xv3kP9aZ"})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = invite_regenerate(user=_user(request),
+                                     campaign=_campaign(request, campaign_id))
+        return Response(self.OutputSerializer({"invite_code": campaign.invite_code}).data)
 
 
 class ElectionCloseApi(APIView):

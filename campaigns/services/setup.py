@@ -660,6 +660,19 @@ def election_decide(*, campaign: Campaign, players: list[Membership], actor: Use
 
 
 @transaction.atomic
+def invite_regenerate(*, user: User, campaign: Campaign) -> Campaign:
+    """A new invite link (GM, setup only): the old one stops working at once."""
+    campaign = lock_campaign(campaign)
+    require_gm(user=user, campaign=campaign)
+    if campaign.status != CampaignStatus.SETUP:
+        raise WrongStateError("Players join only before the start: there is no invite link "
+                              "to renew.", code="not_setup")
+    campaign.invite_code = _new_invite_code()
+    campaign.save(update_fields=["invite_code"])
+    return campaign
+
+
+@transaction.atomic
 def election_close(*, user: User, campaign: Campaign) -> Membership:
     """The GM closes the Chief Warlord election: the most votes win, a tie goes to a die."""
     campaign = lock_campaign(campaign)

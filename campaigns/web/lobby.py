@@ -30,6 +30,7 @@ from campaigns.services import (
     chief_warlord_appoint,
     chief_warlord_vote,
     election_close,
+    invite_regenerate,
     opposition_shuffle,
     orders_mark_done,
     phase_end,
@@ -236,7 +237,7 @@ def _lobby_page(
     shown_here: set[str] = set()
     if campaign.status == CampaignStatus.SETUP:
         shown_here |= {"vote", "appoint"} | (
-            {"start", "shuffle", "close_election"} if state["is_gm"] else set())
+            {"start", "shuffle", "close_election", "invite"} if state["is_gm"] else set())
         if state["army"] is not None:
             shown_here |= {"army", "ready"} | (set() if state["army"]["ready"] else {"design"})
     # A refusal whose form this viewer does not see is shown at the top of the page.
@@ -445,6 +446,20 @@ def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def invite_regenerate_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        invite_regenerate(user=request.user,  # type: ignore[arg-type]
+                          campaign=campaign)
+    except CampaignError as exc:
+        return _refused(request, campaign, "invite", exc)
+    messages.success(request, "A new invite link is ready; the old one no longer works.")
+    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#invite-title")
+
+
+@login_required
+@require_POST
 def close_election_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
@@ -491,5 +506,6 @@ urlpatterns = [
     path("<int:campaign_id>/appoint/", appoint_view, name="appoint"),
     path("<int:campaign_id>/start/", start_view, name="start"),
     path("<int:campaign_id>/close-election/", close_election_view, name="close-election"),
+    path("<int:campaign_id>/invite/", invite_regenerate_view, name="invite-regenerate"),
     path("<int:campaign_id>/shuffle-opposition/", shuffle_view, name="shuffle-opposition"),
 ]

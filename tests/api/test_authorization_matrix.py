@@ -450,6 +450,7 @@ ROWS: list[Row] = [
     Row("gm-appoint-chief-warlord", "POST", world=setup_world(),
         body=lambda w: {"membership": w.player.pk}, expect=gm_only()),
     Row("gm-start", "POST", world=setup_world(ready=True), expect=gm_only()),
+    Row("gm-invite", "POST", world=setup_world(), expect=gm_only()),
     Row("gm-close-election", "POST", world=then(voted, base=setup_world(chief=False)),
         expect=gm_only()),
     Row("campaign", "PATCH", world=setup_world(), body=lambda w: {"phase_hours": 48},

@@ -53,6 +53,7 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("election-vote", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:vote'"),
     ("gm-appoint-chief-warlord", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:appoint'"),
     ("gm-start", "POST"): Control("campaigns:lobby", LOBBY, "url 'campaigns:start'"),
+    ("gm-invite", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="invite-regenerate"'),
     ("gm-close-election", "POST"): Control("campaigns:lobby", LOBBY,
                                            'data-key="close-election"'),
     ("campaign", "PATCH"): Control("campaigns:gm-settings", "templates/campaigns/gm/settings.html",

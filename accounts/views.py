@@ -33,6 +33,9 @@ def profile(request: HttpRequest) -> HttpResponse:
         )
         messages.success(request, "Profile saved.")
         return redirect("profile")
+    from campaigns.selectors.records import total_record, user_records
+
+    records = user_records(request.user)  # type: ignore[arg-type]
     return render(request, "accounts/profile.html", {
         "form": form,
         "now": timezone.now(),
@@ -40,6 +43,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         # Popped: a reload, or any later visit, no longer shows the key.
         "new_api_token_key": request.session.pop(NEW_TOKEN_SESSION_KEY, None),
         "api_root": request.build_absolute_uri("/api/v1/"),
+        "records": records,
+        "total_record": total_record(records),
     })
 
 

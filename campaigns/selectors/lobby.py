@@ -25,6 +25,7 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
+from campaigns.selectors.records import Record, campaign_records
 from campaigns.services.common import membership_of
 from rules.erfworld.types import Special
 from rules.erfworld.units import (
@@ -107,6 +108,7 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
                 spent[m.pk] = army_cost(list(army_entries(m).values()))
     players = [m for m in members if _is_alliance_player(m)]
     voted = sum(1 for m in players if m.chief_warlord_vote_id is not None)
+    records = campaign_records(campaign)
     rows = []
     for m in members:
         rows.append({
@@ -119,6 +121,7 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
             "army_ready": m.army_ready_at is not None,
             "points_spent": format_fraction(spent[m.pk]) if m.pk in spent else None,
             "votes": m.votes if _is_alliance_player(m) else None,
+            "record": str(records.get(m.pk, Record())) if _is_alliance_player(m) else "",
             "is_viewer": m.pk == viewer.pk,
         })
     chief = next((m for m in players if m.is_chief_warlord), None)

@@ -1,0 +1,68 @@
+"""Players' records (NMR, "no move received"): for each alliance player and closed phase, one
+of played (orders marked done in time), late (done after the deadline), proxied (the Chief
+Warlord acted for them) and missed (the phase closed without their orders). A player with no
+closed phase yet is "new", never unreliable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import User
+from campaigns.models import Campaign, Membership, PhaseStatus, PlayerPhaseStatus
+
+_SELF = Q(proxied_by__isnull=True)
+
+
+@dataclass(frozen=True)
+class Record:
+    played: int = 0
+    late: int = 0
+    proxied: int = 0
+    missed: int = 0
+
+    @property
+    def phases(self) -> int:
+        return self.played + self.late + self.proxied + self.missed
+
+    def __str__(self) -> str:
+        if not self.phases:
+            return "new"
+        parts = [f"{self.played} played"]
+        parts += [f"{n} {what}" for n, what in ((self.late, "late"),
+                                                (self.proxied, "proxied"),
+                                                (self.missed, "missed")) if n]
+        return " · ".join(parts)
+
+
+def _records(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, Record]:
+    rows = statuses.values("membership").annotate(
+        played=Count("pk", filter=_SELF & Q(done_at__isnull=False, late=False)),
+        late_n=Count("pk", filter=_SELF & Q(done_at__isnull=False, late=True)),
+        proxied=Count("pk", filter=Q(proxied_by__isnull=False)),
+        missed=Count("pk", filter=_SELF & Q(done_at__isnull=True)),
+    )
+    return {r["membership"]: Record(played=r["played"], late=r["late_n"],
+                                    proxied=r["proxied"], missed=r["missed"]) for r in rows}
+
+
+def campaign_records(campaign: Campaign) -> dict[int, Record]:
+    """Each player's record in this campaign, by membership id (one query)."""
+    return _records(PlayerPhaseStatus.objects.filter(
+        phase__campaign=campaign, phase__status=PhaseStatus.CLOSED))
+
+
+def user_records(user: User) -> list[tuple[Campaign, Record]]:
+    """The user's record in each campaign they play, newest campaign first (the profile)."""
+    memberships = list(Membership.objects.filter(user=user, role="player")
+                       .select_related("campaign").order_by("-campaign__created_at"))
+    records = _records(PlayerPhaseStatus.objects.filter(
+        membership__in=memberships, phase__status=PhaseStatus.CLOSED))
+    return [(m.campaign, records.get(m.pk, Record())) for m in memberships]
+
+
+def total_record(rows: list[tuple[Campaign, Record]]) -> Record:
+    return Record(played=sum(r.played for _, r in rows), late=sum(r.late for _, r in rows),
+                  proxied=sum(r.proxied for _, r in rows),
+                  missed=sum(r.missed for _, r in rows))

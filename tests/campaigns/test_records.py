@@ -1,0 +1,58 @@
+"""Players' records: per closed phase played, late, proxied or missed (NMR); "new" before any
+phase closed; on the overview beside each player and on the profile."""
+
+import pytest
+from django.utils import timezone
+
+from campaigns.models import Phase, PhaseStatus, PlayerPhaseStatus
+from campaigns.selectors.records import Record, campaign_records, user_records
+from campaigns.services import orders_mark_done, phase_end
+from tests.factories import started_campaign_factory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_player_without_a_closed_phase_is_new():
+    campaign, _, (p1,) = started_campaign_factory(players=1)
+    assert (str(campaign_records(campaign).get(p1.pk, Record())), str(Record())) == (
+        "new", "new")
+
+
+def test_done_in_time_is_played_and_no_orders_is_missed():
+    campaign, gm, (p1, p2) = started_campaign_factory(players=2)
+    orders_mark_done(user=p1.user, campaign=campaign)
+    phase_end(user=gm, campaign=campaign)
+    records = campaign_records(campaign)
+    assert (records[p1.pk], records[p2.pk], str(records[p2.pk])) == (
+        Record(played=1), Record(missed=1), "0 played · 1 missed")
+
+
+def test_each_outcome_is_counted_once_and_open_phases_not_at_all():
+    campaign, gm, (p1,) = started_campaign_factory(players=1)
+    for _ in range(3):  # scout, move/combat (alliance), opposition: three closed phases
+        phase_end(user=gm, campaign=campaign)
+    closed = list(PlayerPhaseStatus.objects.filter(membership=p1,
+                                                   phase__status=PhaseStatus.CLOSED)
+                  .order_by("phase__opened_at"))
+    now = timezone.now()
+    PlayerPhaseStatus.objects.filter(pk=closed[0].pk).update(done_at=now, late=True)
+    PlayerPhaseStatus.objects.filter(pk=closed[1].pk).update(done_at=now, proxied_by=p1)
+    open_phase = Phase.objects.get(campaign=campaign, status=PhaseStatus.OPEN)
+    PlayerPhaseStatus.objects.filter(phase=open_phase, membership=p1).update(done_at=now)
+    record = campaign_records(campaign)[p1.pk]
+    assert (len(closed), record, str(record)) == (
+        2, Record(late=1, proxied=1), "0 played · 1 late · 1 proxied")
+
+
+def test_the_overview_and_the_profile_show_the_record(client):
+    campaign, gm, (p1, p2) = started_campaign_factory(players=2)
+    orders_mark_done(user=p1.user, campaign=campaign)
+    phase_end(user=gm, campaign=campaign)
+    client.force_login(p2.user)
+    overview = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    profile = client.get("/accounts/profile/").content.decode()
+    assert ('<td data-record>1 played</td>' in overview,
+            '<td data-record>0 played · 1 missed</td>' in overview,
+            '<strong data-record-total>0 played · 1 missed</strong>' in profile,
+            [(c.pk, str(r)) for c, r in user_records(p2.user)]) == (
+        True, True, True, [(campaign.pk, "0 played · 1 missed")])

@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern] = [
     path(C + "gm/start/", v.CampaignStartApi.as_view(), name="gm-start"),
     path(C + "gm/close-election/", v.ElectionCloseApi.as_view(), name="gm-close-election"),
     path(C + "gm/invite/", v.InviteRegenerateApi.as_view(), name="gm-invite"),
+    path(C + "gm/handover/", v.GmHandoverApi.as_view(), name="gm-handover"),
     path(C + "gm/shuffle-opposition/", v.OppositionShuffleApi.as_view(),
          name="gm-shuffle-opposition"),
     path(C + "reports/", v.ReportListApi.as_view(), name="reports"),

@@ -60,6 +60,7 @@ from campaigns.services import (
     units_buy,
 )
 from campaigns.services.scenarios import scenario_save, scenario_share, scenario_validate
+from campaigns.services.settings import gm_handover
 from rules.erfworld.types import Special
 
 
@@ -536,6 +537,30 @@ class ChiefWarlordAppointApi(APIView):
                          field="membership")
         chief = chief_warlord_appoint(user=_user(request), campaign=campaign, membership=target)
         return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class GmHandoverApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+
+    class OutputSerializer(serializers.Serializer):
+        gm = serializers.CharField(help_text="The new GM's public name.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_handover",
+        summary="Hand the GM role to another user (GM); you leave the campaign",
+        description="The user must exist and must not play in this campaign (400 "
+        "`unknown_user`, `is_player`).",
+        request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[request_example("hand over", {"username": "marta"}),
+                  answer_example("handed over", {"gm": "marta"})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        membership = gm_handover(user=_user(request), campaign=_campaign(request, campaign_id),
+                                 username=data.validated_data["username"])
+        return Response(self.OutputSerializer({"gm": membership.user.public_name}).data)
 
 
 class InviteRegenerateApi(APIView):

@@ -17,7 +17,7 @@ from django.db import transaction
 from accounts.models import User
 from campaigns.errors import RuleViolationError, WrongStateError
 from campaigns.models import Campaign, CampaignStatus, EventKind, Membership, Role
-from campaigns.services.common import lock_campaign, record_event, require_gm
+from campaigns.services.common import lock_campaign, notify, record_event, require_gm
 
 MAX_HOURS = 30 * 24
 
@@ -183,3 +183,34 @@ def settings_rows(campaign: Campaign) -> list[dict[str, Any]]:
             row["pending"] = _shown(name, campaign.pending_settings[name])
         rows.append(row)
     return rows
+
+
+@transaction.atomic
+def gm_handover(*, user: User, campaign: Campaign, username: str) -> Membership:
+    """The GM hands the GM role to another user, who is not a player of this campaign (a
+    player would see the enemy): the GM membership passes to them, the old GM leaves."""
+    campaign = lock_campaign(campaign)
+    membership = require_gm(user=user, campaign=campaign)
+    if campaign.status == CampaignStatus.FINISHED:
+        raise WrongStateError("The campaign has ended: it needs no GM any more.",
+                              code="finished")
+    target = User.objects.filter(username__iexact=username.strip()).first()
+    if target is None:
+        raise RuleViolationError(f"Username: nobody is called {username.strip()!r}.",
+                                 code="unknown_user", field="username")
+    if target.pk == user.pk:
+        raise RuleViolationError("Username: you are the GM already.", code="invalid_field",
+                                 field="username")
+    if Membership.objects.filter(campaign=campaign, user=target).exists():
+        raise RuleViolationError(f"Username: {target.public_name} plays in this campaign; a "
+                                 "player cannot become its GM (they would see the enemy).",
+                                 code="is_player", field="username")
+    Membership.objects.filter(pk=membership.pk).update(user=target)
+    membership.refresh_from_db()
+    event = record_event(
+        campaign=campaign, kind=EventKind.SETTINGS_CHANGED, actor=user,
+        summary=f"{user.public_name} handed the GM role to {target.public_name}.",
+        payload={"gm_from": user.pk, "gm_to": target.pk})
+    notify(event=event, users=[target],
+           message=f"{user.public_name} made you the GM of {campaign.name!r}.")
+    return membership

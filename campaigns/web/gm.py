@@ -54,7 +54,7 @@ from campaigns.services.scenarios import (
     scenario_share,
     scenario_validate,
 )
-from campaigns.services.settings import SETTINGS, campaign_settings_update
+from campaigns.services.settings import SETTINGS, campaign_settings_update, gm_handover
 from campaigns.web import campaign_page_context
 from rules.erfworld.types import Special, Terrain
 
@@ -202,14 +202,43 @@ def _settings_changes(post: Any, campaign: Campaign) -> dict[str, Any]:
 
 
 @login_required
+@require_POST
+def gm_handover_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    ctx = _gm_context(request, campaign_id)
+    campaign = ctx["campaign"]
+    username = str(request.POST.get("username", ""))
+    try:
+        membership = gm_handover(user=_user(request), campaign=campaign, username=username)
+    except CampaignError as exc:
+        return render(request, "campaigns/gm/settings.html", {
+            **ctx, **_settings_form(campaign, {}, {}), "handover_error": exc.message,
+            "handover_username": username, "reason": ""}, status=400)
+    messages.success(request, f"{membership.user.public_name} is now the GM of "
+                     f"{campaign.name}; you have left it.")
+    # The old GM is no member any more: home, not the campaign's pages (a 404 for them now).
+    return HttpResponseRedirect(reverse("home"))
+
+
+def _settings_form(campaign: Campaign, values: dict[str, Any],
+                   errors: dict[str, str]) -> dict[str, Any]:
+    values = {n: values.get(n, campaign.pending_settings.get(n, getattr(campaign, n)))
+              for n in SETTINGS}
+    fields = {n: {"name": n, "spec": s, "value": values[n], "error": errors.get(n, ""),
+                  "locked": campaign.status != CampaignStatus.SETUP and s.when == "setup",
+                  "pending": n in campaign.pending_settings}
+              for n, s in SETTINGS.items()}
+    return {"groups": [(title, [fields[n] for n in names]) for title, names in SETTINGS_GROUPS],
+            "errors": errors, "started": campaign.status != CampaignStatus.SETUP}
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """The GM's settings page: every setting, next to its control any refusal."""
     ctx = _gm_context(request, campaign_id)
     campaign = ctx["campaign"]
     errors: dict[str, str] = {}
-    values: dict[str, Any] = {n: campaign.pending_settings.get(n, getattr(campaign, n))
-                              for n in SETTINGS}
+    values: dict[str, Any] = {}
     reason = ""
     if request.method == "POST":
         reason = str(request.POST.get("reason", ""))
@@ -227,14 +256,8 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
                              else "Settings saved; changes of pace apply from the next phase "
                              "and were posted to the public thread.")
             return HttpResponseRedirect(reverse("campaigns:gm-settings", args=[campaign.pk]))
-    fields = {n: {"name": n, "spec": s, "value": values[n], "error": errors.get(n, ""),
-                  "locked": campaign.status != CampaignStatus.SETUP and s.when == "setup",
-                  "pending": n in campaign.pending_settings}
-              for n, s in SETTINGS.items()}
-    groups = [(title, [fields[n] for n in names]) for title, names in SETTINGS_GROUPS]
     return render(request, "campaigns/gm/settings.html", {
-        **ctx, "groups": groups, "errors": errors, "reason": reason,
-        "started": campaign.status != CampaignStatus.SETUP,
+        **ctx, **_settings_form(campaign, values, errors), "reason": reason,
     }, status=400 if errors else 200)
 
 
@@ -484,6 +507,7 @@ urlpatterns: list[URLPattern] = [
     path("gm/new/", campaign_create, name="gm-create"),
     path("<int:campaign_id>/gm/", campaign_gm, name="gm-campaign"),
     path("<int:campaign_id>/gm/settings/", campaign_settings, name="gm-settings"),
+    path("<int:campaign_id>/gm/handover/", gm_handover_view, name="gm-handover"),
     path("<int:campaign_id>/gm/<slug:action>/", campaign_gm_action, name="gm-action"),
     path("scenarios/new/", scenario_new, name="scenario-new"),
     path("scenarios/check/", scenario_check, name="scenario-check"),

@@ -304,6 +304,11 @@ def saved_scenario(world: World) -> World:
     return world
 
 
+def new_gm(world: World) -> World:
+    UserFactory(username="successor")
+    return world
+
+
 def voted(world: World) -> World:
     from campaigns.services import chief_warlord_vote
 
@@ -451,6 +456,8 @@ ROWS: list[Row] = [
         body=lambda w: {"membership": w.player.pk}, expect=gm_only()),
     Row("gm-start", "POST", world=setup_world(ready=True), expect=gm_only()),
     Row("gm-invite", "POST", world=setup_world(), expect=gm_only()),
+    Row("gm-handover", "POST", world=then(new_gm), body=lambda w: {"username": "successor"},
+        expect=gm_only()),
     Row("gm-close-election", "POST", world=then(voted, base=setup_world(chief=False)),
         expect=gm_only()),
     Row("campaign", "PATCH", world=setup_world(), body=lambda w: {"phase_hours": 48},

@@ -8,9 +8,11 @@ and every recorded roll passes through the same purpose redaction as the dice pa
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from accounts.models import User
 from campaigns.errors import RuleViolationError
@@ -131,3 +133,39 @@ def events_since(
     page = page[:limit]
     events = [row for e in page if (row := _for_viewer(viewer, campaign, e)) is not None]
     return {"events": events, "next_since": page[-1].pk if page else since, "more": more}
+
+
+# The GM's overrules and clock changes every member may read (issue 18's "GM ledger").
+LEDGER_KINDS = (
+    EventKind.CAMPAIGN_PAUSED, EventKind.CAMPAIGN_RESUMED, EventKind.DEADLINE_EXTENDED,
+    EventKind.PHASE_REVERTED, EventKind.HITS_ADJUSTED, EventKind.POP_POINTS_GRANTED,
+    EventKind.SETTINGS_CHANGED, EventKind.CHIEF_WARLORD_APPOINTED,
+)
+
+
+def gm_ledger(*, user: User, campaign: Campaign) -> dict[str, Any]:
+    """The GM's actions the user may see, newest first, each pause with how long it lasted
+    (or "still paused"), and the total time paused."""
+    viewer = viewer_of(user=user, campaign=campaign)
+    events = list(_rows(_visible_events(viewer, campaign).filter(kind__in=LEDGER_KINDS))
+                  .order_by("created_at", "id"))
+    rows: list[dict[str, Any]] = []
+    paused_at: dict[str, Any] | None = None
+    total = timedelta(0)
+    for event in events:
+        row = _for_viewer(viewer, campaign, event)
+        if row is None:
+            continue
+        row["reason"] = str(event.payload.get("reason", "") or "")
+        if event.kind == EventKind.CAMPAIGN_PAUSED:
+            paused_at = row
+            row["duration"] = None
+        elif event.kind == EventKind.CAMPAIGN_RESUMED and paused_at is not None:
+            lasted = event.created_at - paused_at["created_at"]
+            paused_at["duration"] = lasted
+            total += lasted
+            paused_at = None
+        rows.append(row)
+    if paused_at is not None:
+        total += timezone.now() - paused_at["created_at"]
+    return {"rows": rows[::-1], "paused_total": total, "paused_now": paused_at is not None}

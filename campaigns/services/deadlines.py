@@ -190,8 +190,9 @@ def _send_reminders(campaign: Campaign, phase: Phase, now: datetime) -> list[Swe
 
 
 def _post_notice(campaign: Campaign, phase: Phase, kind: EventKind, body: str,
-                 actor: User | None = None) -> None:
-    event = record_event(campaign=campaign, kind=kind, phase=phase, summary=body, actor=actor)
+                 actor: User | None = None, reason: str = "") -> None:
+    event = record_event(campaign=campaign, kind=kind, phase=phase, summary=body, actor=actor,
+                         payload={"reason": reason} if reason else None)
     Notice.objects.create(campaign=campaign, phase=phase, event=event, body=body)
 
 
@@ -353,7 +354,7 @@ def campaign_pause(*, user: User, campaign: Campaign, reason: str) -> Campaign:
     campaign.version += 1
     campaign.save(update_fields=["status", "paused_at", "version"])
     _post_notice(campaign, phase, EventKind.CAMPAIGN_PAUSED,
-                 f"The GM paused the campaign: {reason}", actor=user)
+                 f"The GM paused the campaign: {reason}", actor=user, reason=reason)
     return campaign
 
 
@@ -379,7 +380,8 @@ def campaign_resume(*, user: User, campaign: Campaign, reason: str) -> Campaign:
     campaign.save(update_fields=["status", "paused_at", "version"])
     _post_notice(campaign, phase, EventKind.CAMPAIGN_RESUMED,
                  f"The GM resumed the campaign; the deadline is now "
-                 f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC: {reason}", actor=user)
+                 f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC: {reason}", actor=user,
+                 reason=reason)
     return campaign
 
 

@@ -15,23 +15,24 @@ from accounts.timefmt import format_local, zoned_text
 register = template.Library()
 
 
+def span_text(seconds: int) -> str:
+    """A span of time as people read it: "2 d 3 h 5 min" (days and hours only when there are
+    any; at least "0 min")."""
+    days, rest = divmod(max(seconds, 0), 86400)
+    hours, rest = divmod(rest, 3600)
+    parts = [f"{days} d"] if days else []
+    if days or hours:
+        parts.append(f"{hours} h")
+    parts.append(f"{rest // 60} min")
+    return " ".join(parts)
+
+
 def time_left(deadline: datetime, now: datetime) -> str:
     """"2 d 3 h 5 min left" / "deadline passed 4 h 10 min ago" (the same wording as the
     countdown script, which takes over in the browser and adds seconds under an hour)."""
     seconds = int((deadline - now).total_seconds())
-    past = seconds < 0
-    seconds = abs(seconds)
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    parts = []
-    if days:
-        parts.append(f"{days} d")
-    if days or hours:
-        parts.append(f"{hours} h")
-    parts.append(f"{minutes} min")
-    text = " ".join(parts)
-    return f"deadline passed {text} ago" if past else f"{text} left"
+    text = span_text(abs(seconds))
+    return f"deadline passed {text} ago" if seconds < 0 else f"{text} left"
 
 
 @register.filter
@@ -41,6 +42,12 @@ def local(moment: datetime | None, user: Any) -> str:
         return ""
     zone = getattr(user, "time_zone", None) or "UTC"
     return format_local(moment, zone)
+
+
+@register.filter
+def duration_text(value: Any) -> str:
+    """`{{ timedelta|duration_text }}`: "2 d 3 h 5 min" (at least "0 min")."""
+    return span_text(int(value.total_seconds()) if value is not None else 0)
 
 
 @register.filter(is_safe=True)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from campaigns.models import Campaign, Event, EventKind, Phase
 from campaigns.selectors import phase_history
-from campaigns.selectors.reports import report_detail, reports_for
+from campaigns.selectors.reports import gm_ledger, report_detail, reports_for
 from campaigns.web import campaign_page_context
 
 SIDES = ("attacker", "defender")
@@ -116,6 +116,18 @@ def report(request: HttpRequest, campaign_id: int, event_id: int) -> HttpRespons
 
 @login_required
 @require_GET
+def ledger(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The GM ledger: pauses (with durations), extensions, reverts, hit changes, pop points,
+    appointments and settings changes, with their reasons, for every member."""
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    context["ledger"] = gm_ledger(user=request.user,  # type: ignore[arg-type]
+                                  campaign=campaign)
+    return render(request, "campaigns/ledger.html", context)
+
+
+@login_required
+@require_GET
 def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
     context = campaign_page_context(request, campaign)
@@ -169,5 +181,6 @@ urlpatterns = [
     path("<int:campaign_id>/reports/", reports, name="reports"),
     path("<int:campaign_id>/reports/<int:event_id>/", report, name="report"),
     path("<int:campaign_id>/history/", history, name="history"),
+    path("<int:campaign_id>/ledger/", ledger, name="ledger"),
     path("<int:campaign_id>/history/<int:phase_id>/", history_phase, name="history-phase"),
 ]

@@ -11,7 +11,7 @@ from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PAGES = ["home", "lobby", "map", "reports", "scout-report", "dice", "history",
+PAGES = ["home", "lobby", "map", "reports", "ledger", "scout-report", "dice", "history",
          "history-phase", "forum", "forum-thread", "export-report", "export-turn", "replay",
          "share-tokens", "gm-dashboard", "gm-campaign", "gm-settings", "scenario-editor"]
 
@@ -34,7 +34,7 @@ def _url(name, campaign):
     c = campaign.pk
     return {
         "home": "/", "lobby": f"/campaigns/{c}/", "map": f"/campaigns/{c}/map/",
-        "reports": f"/campaigns/{c}/reports/",
+        "reports": f"/campaigns/{c}/reports/", "ledger": f"/campaigns/{c}/ledger/",
         "scout-report": f"/campaigns/{c}/reports/{scout.pk}/",
         "dice": f"/campaigns/{c}/dice/{first.pk}/",
         "history": f"/campaigns/{c}/history/",

@@ -70,6 +70,14 @@ class Campaign(models.Model):
     phase_hours = models.PositiveIntegerField(default=default_phase_hours)
     scout_hours = models.PositiveIntegerField(null=True, blank=True)
     opposition_hours = models.PositiveIntegerField(null=True, blank=True)
+    # Rolling: a phase ends its length after it opens. Clock: at deadline_clock ("21:00") in
+    # deadline_zone, at least its length of running clock after it opens, never on a day in
+    # deadline_days_off (0 = Monday) (campaigns.deadline_clock).
+    deadline_mode = models.CharField(max_length=8, default="rolling",
+                                     choices=[("rolling", "Rolling"), ("clock", "Clock time")])
+    deadline_clock = models.CharField(max_length=5, default="21:00")
+    deadline_zone = models.CharField(max_length=64, default="UTC")
+    deadline_days_off = models.JSONField(default=list, blank=True)
     # Changes the GM made after the start, applied when the next phase opens
     # (campaigns.services.settings): {"phase_hours": 48, ...}.
     pending_settings = models.JSONField(default=dict, blank=True)

@@ -157,6 +157,13 @@ class CampaignSettingsSerializer(serializers.Serializer):
                                            help_text="The alliance move/combat phase.")
     opposition_hours = serializers.IntegerField(required=False, allow_null=True,
                                                 help_text="null: as the move/combat phase.")
+    deadline_mode = serializers.CharField(required=False,
+                                          help_text="rolling, or clock (at deadline_clock).")
+    deadline_clock = serializers.CharField(required=False, help_text="HH:MM, e.g. 21:00.")
+    deadline_zone = serializers.CharField(required=False, help_text="e.g. Europe/Paris.")
+    deadline_days_off = serializers.ListField(
+        child=serializers.IntegerField(), required=False,
+        help_text="Weekdays the clock does not run, 0 (Monday) to 6 (Sunday).")
     hard_deadline = serializers.BooleanField(required=False)
     early_close = serializers.BooleanField(required=False)
     max_extension_hours = serializers.IntegerField(required=False)
@@ -180,6 +187,10 @@ class CampaignDetailApi(APIView):
         phase_hours = serializers.IntegerField()
         scout_hours = serializers.IntegerField(allow_null=True)
         opposition_hours = serializers.IntegerField(allow_null=True)
+        deadline_mode = serializers.CharField()
+        deadline_clock = serializers.CharField()
+        deadline_zone = serializers.CharField()
+        deadline_days_off = serializers.ListField(child=serializers.IntegerField())
         pending_settings = serializers.DictField(
             help_text="Changes made after the start, applied when the next phase opens.")
         points_budget = serializers.IntegerField()
@@ -203,6 +214,8 @@ class CampaignDetailApi(APIView):
                        "status": "running", "ruleset_key": "erfworld",
                        "scenario_key": "broad_way", "player_cap": None, "phase_hours": 72,
                        "scout_hours": 24, "opposition_hours": None,
+                       "deadline_mode": "clock", "deadline_clock": "21:00",
+                       "deadline_zone": "Europe/Paris", "deadline_days_off": [5, 6],
                        "pending_settings": {"phase_hours": 48},
                        "points_budget": 500, "max_unit_types": 5,
                        "ambush_value": 2, "terrain_known_to_all": True,

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import NotificationKind, User
+from campaigns.deadline_clock import clock_deadline, parse_clock
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
 from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
@@ -49,6 +50,17 @@ from rules.hexgrid import format_label, parse_label
 ALLIANCE_PHASES = (PhaseKind.SCOUT, PhaseKind.MOVE_COMBAT)
 
 
+def phase_deadline(campaign: Campaign, kind: str, opened_at: datetime) -> datetime:
+    """When a phase of `kind` opened at `opened_at` ends, in the campaign's deadline mode."""
+    hours = campaign.hours_for(kind)
+    if campaign.deadline_mode == "clock":
+        return clock_deadline(opened_at=opened_at, min_hours=hours,
+                              clock=parse_clock(campaign.deadline_clock),
+                              zone_name=campaign.deadline_zone,
+                              days_off=frozenset(campaign.deadline_days_off))
+    return opened_at + timedelta(hours=hours)
+
+
 def open_phase(
     *, campaign: Campaign, turn: Turn, kind: PhaseKind, now: datetime, actor: User | None
 ) -> Phase:
@@ -61,7 +73,7 @@ def open_phase(
     seed = new_seed()
     phase = Phase.objects.create(
         campaign=campaign, turn=turn, kind=kind, status=PhaseStatus.OPEN, opened_at=now,
-        deadline_at=now + timedelta(hours=campaign.hours_for(kind)), dice_seed=seed,
+        deadline_at=phase_deadline(campaign, kind, now), dice_seed=seed,
         dice_commitment=commitment(seed),
     )
     acting = SideKind.ALLIANCE if kind in ALLIANCE_PHASES else SideKind.OPPOSITION

@@ -14,7 +14,8 @@ from typing import Any
 
 from django.db import transaction
 
-from accounts.models import User
+from accounts.models import User, available_time_zones
+from campaigns.deadline_clock import WEEKDAYS, parse_clock
 from campaigns.errors import RuleViolationError, WrongStateError
 from campaigns.models import Campaign, CampaignStatus, EventKind, Membership, Role
 from campaigns.services.common import lock_campaign, notify, record_event, require_gm
@@ -25,7 +26,7 @@ MAX_HOURS = 30 * 24
 @dataclass(frozen=True)
 class Setting:
     label: str
-    kind: str  # "int", "optional_int", "bool", "text"
+    kind: str  # "int", "optional_int", "bool", "text", "mode", "clock", "zone", "days"
     low: int = 0
     high: int = 0
     max_length: int = 0
@@ -43,6 +44,10 @@ SETTINGS: dict[str, Setting] = {
                            when="next_phase", unit="hours"),
     "opposition_hours": Setting("Opposition phase length", "optional_int", 1, MAX_HOURS,
                                 when="next_phase", unit="hours"),
+    "deadline_mode": Setting("Deadline mode", "mode", when="next_phase"),
+    "deadline_clock": Setting("Deadline time of day", "clock", when="next_phase"),
+    "deadline_zone": Setting("Deadline time zone", "zone", when="next_phase"),
+    "deadline_days_off": Setting("Days the clock does not run", "days", when="next_phase"),
     "hard_deadline": Setting("Hard deadline", "bool", when="next_phase"),
     "early_close": Setting("Early close when every player is done", "bool", when="next_phase"),
     "max_extension_hours": Setting("Extension cap per phase", "int", 0, MAX_HOURS,
@@ -54,8 +59,18 @@ SETTINGS: dict[str, Setting] = {
 }
 
 
+MODES = {"rolling": "rolling (each phase's length after it opens)",
+         "clock": "clock time (at the time of day, at least the phase's length after it opens)"}
+
+
 def _shown(name: str, value: Any) -> str:
     spec = SETTINGS[name]
+    if spec.kind == "mode":
+        return str(value)
+    if spec.kind == "days":
+        return ", ".join(WEEKDAYS[d] for d in sorted(value)) or "none"
+    if spec.kind in ("clock", "zone"):
+        return str(value)
     if value is None:
         return "no cap" if name == "player_cap" else "as the move/combat phase"
     if spec.kind == "bool":
@@ -71,6 +86,34 @@ def _clean(name: str, value: Any) -> Any:
         raise RuleViolationError(f"{name}: not a campaign setting (settings: "
                                  f"{', '.join(SETTINGS)}).", code="invalid_field", field=name)
     spec = SETTINGS[name]
+    if spec.kind == "mode":
+        if value not in MODES:
+            raise RuleViolationError(f"{spec.label}: rolling or clock, not {value!r}.",
+                                     code="invalid_field", field=name)
+        return value
+    if spec.kind == "clock":
+        try:
+            clock = parse_clock(str(value))
+        except ValueError as exc:
+            raise RuleViolationError(f"{spec.label}: {exc}", code="invalid_field",
+                                     field=name) from None
+        return f"{clock:%H:%M}"
+    if spec.kind == "zone":
+        if value not in available_time_zones():
+            raise RuleViolationError(f"{spec.label}: {value!r} is not a known time zone "
+                                     "(e.g. Europe/Paris).", code="invalid_field", field=name)
+        return value
+    if spec.kind == "days":
+        if (not isinstance(value, list)
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 6
+                           for d in value)):
+            raise RuleViolationError(f"{spec.label}: a list of weekdays, 0 (Monday) to 6 "
+                                     "(Sunday).", code="invalid_field", field=name)
+        days = sorted(set(value))
+        if len(days) == 7:
+            raise RuleViolationError(f"{spec.label}: the clock must run on at least one day "
+                                     "of the week.", code="invalid_field", field=name)
+        return days
     if spec.kind == "bool":
         if not isinstance(value, bool):
             raise RuleViolationError(f"{spec.label}: true or false.", code="invalid_field",
@@ -214,3 +257,27 @@ def gm_handover(*, user: User, campaign: Campaign, username: str) -> Membership:
     notify(event=event, users=[target],
            message=f"{user.public_name} made you the GM of {campaign.name!r}.")
     return membership
+
+
+def fairness_rows(campaign: Campaign) -> list[dict[str, Any]]:
+    """Where a move/combat phase opened now would end for each member, in their own zone, and
+    whether that falls between 00:00 and 07:00 for them (the settings page's fairness hint).
+    Uses the settings as they will be for the next phase."""
+    from django.utils import timezone
+
+    from accounts.timefmt import format_local
+    from campaigns.services.phases import phase_deadline
+
+    upcoming = Campaign(**{f.attname: getattr(campaign, f.attname)
+                           for f in Campaign._meta.concrete_fields})
+    for name, value in campaign.pending_settings.items():
+        setattr(upcoming, name, value)
+    deadline = phase_deadline(upcoming, "move_combat", timezone.now())
+    rows = []
+    for m in (Membership.objects.filter(campaign=campaign).select_related("user")
+              .order_by("role", "pk")):
+        zone = m.user.time_zone or "UTC"
+        local = deadline.astimezone(m.user.zone)
+        rows.append({"name": m.user.public_name, "zone": zone,
+                     "deadline": format_local(deadline, zone), "night": local.hour < 7})
+    return rows

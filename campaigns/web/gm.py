@@ -24,7 +24,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.models import User
+from accounts.models import User, selectable_time_zones
+from campaigns.deadline_clock import WEEKDAYS
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
 from campaigns.models import Campaign, CampaignStatus, Fortification, Phase, Role, Unit
 from campaigns.selectors.gm import (
@@ -54,7 +55,13 @@ from campaigns.services.scenarios import (
     scenario_share,
     scenario_validate,
 )
-from campaigns.services.settings import SETTINGS, campaign_settings_update, gm_handover
+from campaigns.services.settings import (
+    MODES,
+    SETTINGS,
+    campaign_settings_update,
+    fairness_rows,
+    gm_handover,
+)
 from campaigns.web import campaign_page_context
 from rules.erfworld.types import Special, Terrain
 
@@ -190,6 +197,11 @@ def _settings_changes(post: Any, campaign: Campaign) -> dict[str, Any]:
             continue  # shown disabled (a disabled field is not sent): fixed since the start
         if spec.kind == "bool":
             changes[name] = post.get(name) == "1"
+        elif spec.kind == "days":
+            changes[name] = [int(d) for d in post.getlist(name) if str(d).isdigit()]
+        elif spec.kind in ("mode", "clock", "zone"):
+            if name in post:  # a select or time field not sent keeps its value
+                changes[name] = str(post.get(name, ""))
         elif spec.kind == "text":
             changes[name] = str(post.get(name, ""))
         else:
@@ -228,7 +240,9 @@ def _settings_form(campaign: Campaign, values: dict[str, Any],
                   "pending": n in campaign.pending_settings}
               for n, s in SETTINGS.items()}
     return {"groups": [(title, [fields[n] for n in names]) for title, names in SETTINGS_GROUPS],
-            "errors": errors, "started": campaign.status != CampaignStatus.SETUP}
+            "errors": errors, "started": campaign.status != CampaignStatus.SETUP,
+            "modes": MODES.items(), "zones": selectable_time_zones(),
+            "weekdays": list(enumerate(WEEKDAYS)), "fairness": fairness_rows(campaign)}
 
 
 @login_required
@@ -263,8 +277,9 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 SETTINGS_GROUPS = [
     ("The campaign", ["name", "description", "player_cap"]),
-    ("Pace", ["scout_hours", "phase_hours", "opposition_hours", "hard_deadline", "early_close",
-              "max_extension_hours"]),
+    ("Pace", ["scout_hours", "phase_hours", "opposition_hours", "deadline_mode",
+              "deadline_clock", "deadline_zone", "deadline_days_off", "hard_deadline",
+              "early_close", "max_extension_hours"]),
     ("Armies and map (fixed at the start)", ["points_budget", "max_unit_types", "ambush_value",
                                              "terrain_known_to_all"]),
 ]

@@ -3,6 +3,7 @@ with a reason, is posted to the public thread and applies from the next phase, a
 the armies and the map is fixed. Bad values are refused naming the field, changing nothing.
 Page (/campaigns/<id>/gm/settings/), API (PATCH /api/v1/campaigns/<id>/) and overview."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -107,8 +108,9 @@ def test_after_the_start_what_shapes_the_armies_is_fixed(name):
     ({"name": "x" * 121}, "name", "Name: at most 120 characters, not 121."),
     ({"hard_deadline": "yes"}, "hard_deadline", "Hard deadline: true or false."),
     ({"colour": "red"}, "colour", "colour: not a campaign setting (settings: name, "
-     "description, player_cap, scout_hours, phase_hours, opposition_hours, hard_deadline, "
-     "early_close, max_extension_hours, points_budget, max_unit_types, ambush_value, "
+     "description, player_cap, scout_hours, phase_hours, opposition_hours, deadline_mode, "
+     "deadline_clock, deadline_zone, deadline_days_off, hard_deadline, early_close, "
+     "max_extension_hours, points_budget, max_unit_types, ambush_value, "
      "terrain_known_to_all)."),
     ({"phase_hours": 48, "ambush_value": 99}, "ambush_value",
      "Ambush value: a whole number from 0 to 6, not 99."),
@@ -212,3 +214,75 @@ def test_the_api_patches_and_answers_the_campaign():
         200, 12, None, 400,
         {"code": "invalid_field", "field": "scout_hours",
          "detail": "Scout phase length: a whole number from 1 to 720 hours (or empty), not 0."})
+
+
+# --- Clock-time deadlines -------------------------------------------------------------------
+
+
+def test_in_clock_mode_the_next_phase_ends_at_the_clock_time():
+    from datetime import time
+
+    from campaigns.deadline_clock import clock_deadline
+
+    campaign, gm, _ = started_campaign_factory(players=1)
+    campaign_settings_update(user=gm, campaign=campaign, reason="Evenings suit us.", changes={
+        "deadline_mode": "clock", "deadline_clock": "21:00", "deadline_zone": "Europe/Paris",
+        "deadline_days_off": [6, 5, 5], "phase_hours": 24})
+    campaign.refresh_from_db()
+    pending = dict(campaign.pending_settings)
+    phase_end(user=gm, campaign=campaign)
+    move = Phase.objects.get(campaign=campaign, status=PhaseStatus.OPEN)
+    assert (pending["deadline_days_off"], move.deadline_at) == (
+        [5, 6], clock_deadline(opened_at=move.opened_at, min_hours=24, clock=time(21, 0),
+                               zone_name="Europe/Paris", days_off=frozenset({5, 6})))
+
+
+@pytest.mark.parametrize(("changes", "field", "message"), [
+    ({"deadline_mode": "lunar"}, "deadline_mode", "Deadline mode: rolling or clock, not 'lunar'."),
+    ({"deadline_clock": "9pm"}, "deadline_clock",
+     "Deadline time of day: a time of day as HH:MM (e.g. 21:00), not '9pm'."),
+    ({"deadline_zone": "Mars/Olympus"}, "deadline_zone",
+     "Deadline time zone: 'Mars/Olympus' is not a known time zone (e.g. Europe/Paris)."),
+    ({"deadline_days_off": [7]}, "deadline_days_off",
+     "Days the clock does not run: a list of weekdays, 0 (Monday) to 6 (Sunday)."),
+    ({"deadline_days_off": list(range(7))}, "deadline_days_off",
+     "Days the clock does not run: the clock must run on at least one day of the week."),
+])
+def test_clock_settings_are_checked(changes, field, message):
+    campaign = campaign_factory()
+    with pytest.raises(RuleViolationError) as caught:
+        campaign_settings_update(user=gm_of(campaign), campaign=campaign, changes=changes)
+    assert (caught.value.field, caught.value.message) == (field, message)
+
+
+def test_the_fairness_hint_flags_a_deadline_at_night(client):
+    campaign = campaign_factory()
+    gm = gm_of(campaign)
+    player = UserFactory(time_zone="Asia/Tokyo")
+    campaign_join(user=player, invite_code=campaign.invite_code)
+    # 21:00 in Paris is 05:00 (winter) or 04:00 (summer) the next day in Tokyo.
+    campaign_settings_update(user=gm, campaign=campaign, changes={
+        "deadline_mode": "clock", "deadline_clock": "21:00", "deadline_zone": "Europe/Paris"})
+    client.force_login(gm)
+    page = client.get(f"/campaigns/{campaign.pk}/gm/settings/").content.decode()
+    rows = re.findall(r'<tr( class="is-night")?><th scope="row">([^<]+)</th><td>([^<]+)</td>',
+                      page)
+    assert ([(name, zone, bool(night)) for night, name, zone in rows],
+            '<option value="clock" selected>' in page, 'type="time" value="21:00"' in page) == (
+        [(gm.public_name, gm.time_zone, False), (player.public_name, "Asia/Tokyo", True)],
+        True, True)
+
+
+def test_the_page_saves_days_off_as_checkboxes(client):
+    campaign = campaign_factory()
+    client.force_login(gm_of(campaign))
+    url = f"/campaigns/{campaign.pk}/gm/settings/"
+    form = {"name": "The Broad Way", "description": "", "player_cap": "", "scout_hours": "",
+            "phase_hours": "72", "opposition_hours": "", "max_extension_hours": "168",
+            "points_budget": "500", "max_unit_types": "5", "ambush_value": "2",
+            "terrain_known_to_all": "1", "deadline_mode": "clock", "deadline_clock": "20:30",
+            "deadline_zone": "America/New_York", "deadline_days_off": ["5", "6"]}
+    client.post(url, form)
+    campaign.refresh_from_db()
+    assert (campaign.deadline_mode, campaign.deadline_clock, campaign.deadline_zone,
+            campaign.deadline_days_off) == ("clock", "20:30", "America/New_York", [5, 6])

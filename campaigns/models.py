@@ -97,6 +97,10 @@ class Campaign(models.Model):
         help_text="At most this many hours of extensions in total per phase.",
     )
     paused_at = models.DateTimeField(null=True, blank=True)
+    # At most this many hours of GM pauses over the whole campaign (None: no cap); a pause
+    # that reaches it ends itself (the sweep). paused_seconds counts the pauses that ended.
+    max_pause_hours = models.PositiveIntegerField(null=True, blank=True)
+    paused_seconds = models.PositiveIntegerField(default=0)
     # Scenario facts the engine needs.
     entry_hex = models.CharField(max_length=8)
     pop_hexes = models.JSONField(default=list)

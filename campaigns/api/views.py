@@ -167,6 +167,10 @@ class CampaignSettingsSerializer(serializers.Serializer):
     hard_deadline = serializers.BooleanField(required=False)
     early_close = serializers.BooleanField(required=False)
     max_extension_hours = serializers.IntegerField(required=False)
+    max_pause_hours = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="GM pauses in all over the campaign; null: no cap. A pause that reaches it "
+        "ends itself.")
     points_budget = serializers.IntegerField(required=False, help_text="Setup only.")
     max_unit_types = serializers.IntegerField(required=False, help_text="Setup only.")
     ambush_value = serializers.IntegerField(required=False, help_text="Setup only.")
@@ -200,6 +204,8 @@ class CampaignDetailApi(APIView):
         hard_deadline = serializers.BooleanField()
         early_close = serializers.BooleanField()
         max_extension_hours = serializers.IntegerField()
+        max_pause_hours = serializers.IntegerField(allow_null=True)
+        paused_seconds = serializers.IntegerField(help_text="Time paused so far, in seconds.")
         entry_hex = serializers.CharField()
         victory_hex = serializers.CharField()
         winner = serializers.CharField()
@@ -220,7 +226,8 @@ class CampaignDetailApi(APIView):
                        "points_budget": 500, "max_unit_types": 5,
                        "ambush_value": 2, "terrain_known_to_all": True,
                        "hard_deadline": False, "early_close": False,
-                       "max_extension_hours": 168, "entry_hex": "A1", "victory_hex": "J10",
+                       "max_extension_hours": 168, "max_pause_hours": 72,
+                       "paused_seconds": 5400, "entry_hex": "A1", "victory_hex": "J10",
                        "winner": "", "version": 7, "created_at": "2026-03-01T09:30:00Z",
                        "setup_dice_commitment":
                        "7038c1499b0ae00e6ccd3997380e40a3f35d0f6b3069a6cd29cb0d2910b43c46"})])

@@ -87,10 +87,32 @@ def due_phase_ids(*, now: datetime) -> list[int]:
     return sorted(ids)
 
 
+def pause_cap_resume(*, campaign_id: int, now: datetime) -> list[SweepAction]:
+    """A pause that has used up the campaign's pause cap ends itself."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if (campaign.status != CampaignStatus.PAUSED or campaign.max_pause_hours is None
+                or campaign.paused_at is None):
+            return []
+        ends = campaign.paused_at + timedelta(
+            seconds=max(campaign.max_pause_hours * 3600 - campaign.paused_seconds, 0))
+        if now < ends:
+            return []
+        gm = Membership.objects.select_related("user").get(campaign=campaign, role="gm").user
+        campaign_resume(user=gm, campaign=campaign,
+                        reason=f"the pause cap of {campaign.max_pause_hours} hours is reached")
+    return [SweepAction(campaign_id, 0, "pause_cap_resumed")]
+
+
 def sweep(*, now: datetime | None = None) -> list[SweepAction]:
-    """Process every due phase once; a phase that fails is rolled back and counted."""
+    """Process every due phase once; a phase that fails is rolled back and counted. Pauses
+    that reached the campaign's pause cap end first."""
     now = now or timezone.now()
     actions: list[SweepAction] = []
+    for campaign_id in Campaign.objects.filter(status=CampaignStatus.PAUSED,
+                                               max_pause_hours__isnull=False).values_list(
+            "pk", flat=True):
+        actions.extend(pause_cap_resume(campaign_id=campaign_id, now=now))
     for phase_id in due_phase_ids(now=now):
         try:
             actions.extend(phase_process_deadline(phase_id=phase_id, now=now))
@@ -344,6 +366,12 @@ def campaign_pause(*, user: User, campaign: Campaign, reason: str) -> Campaign:
     reason = _require_reason(reason)
     if campaign.status != CampaignStatus.RUNNING:
         raise WrongStateError("Only a running campaign can be paused.", code="not_running")
+    if (campaign.max_pause_hours is not None
+            and campaign.paused_seconds >= campaign.max_pause_hours * 3600):
+        raise RuleViolationError(
+            f"The campaign's pause cap ({campaign.max_pause_hours} hours in all) is used up: "
+            "extend the deadline instead, or raise the cap in the settings.",
+            code="pause_cap_reached")
     now = timezone.now()
     phase = _open_phase(campaign)
     phase.paused_remaining = max(phase.deadline_at - now, timedelta(0))
@@ -375,9 +403,11 @@ def campaign_resume(*, user: User, campaign: Campaign, reason: str) -> Campaign:
     phase.version += 1
     phase.save(update_fields=["deadline_at", "paused_remaining", "version"])
     campaign.status = CampaignStatus.RUNNING
+    if campaign.paused_at is not None:
+        campaign.paused_seconds += int((now - campaign.paused_at).total_seconds())
     campaign.paused_at = None
     campaign.version += 1
-    campaign.save(update_fields=["status", "paused_at", "version"])
+    campaign.save(update_fields=["status", "paused_at", "paused_seconds", "version"])
     _post_notice(campaign, phase, EventKind.CAMPAIGN_RESUMED,
                  f"The GM resumed the campaign; the deadline is now "
                  f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC: {reason}", actor=user,

@@ -52,6 +52,8 @@ SETTINGS: dict[str, Setting] = {
     "early_close": Setting("Early close when every player is done", "bool", when="next_phase"),
     "max_extension_hours": Setting("Extension cap per phase", "int", 0, MAX_HOURS,
                                    when="next_phase", unit="hours"),
+    "max_pause_hours": Setting("Pause cap for the whole campaign", "optional_int", 0,
+                               24 * 365, unit="hours"),
     "points_budget": Setting("Points budget", "int", 1, 100_000, when="setup"),
     "max_unit_types": Setting("Unit types per player", "int", 1, 20, when="setup"),
     "ambush_value": Setting("Ambush value", "int", 0, 6, when="setup"),
@@ -72,7 +74,8 @@ def _shown(name: str, value: Any) -> str:
     if spec.kind in ("clock", "zone"):
         return str(value)
     if value is None:
-        return "no cap" if name == "player_cap" else "as the move/combat phase"
+        return "no cap" if name in ("player_cap", "max_pause_hours") else \
+            "as the move/combat phase"
     if spec.kind == "bool":
         return "on" if value else "off"
     if spec.kind == "text":

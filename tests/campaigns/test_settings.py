@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
@@ -110,7 +111,7 @@ def test_after_the_start_what_shapes_the_armies_is_fixed(name):
     ({"colour": "red"}, "colour", "colour: not a campaign setting (settings: name, "
      "description, player_cap, scout_hours, phase_hours, opposition_hours, deadline_mode, "
      "deadline_clock, deadline_zone, deadline_days_off, hard_deadline, early_close, "
-     "max_extension_hours, points_budget, max_unit_types, ambush_value, "
+     "max_extension_hours, max_pause_hours, points_budget, max_unit_types, ambush_value, "
      "terrain_known_to_all)."),
     ({"phase_hours": 48, "ambush_value": 99}, "ambush_value",
      "Ambush value: a whole number from 0 to 6, not 99."),
@@ -286,3 +287,40 @@ def test_the_page_saves_days_off_as_checkboxes(client):
     campaign.refresh_from_db()
     assert (campaign.deadline_mode, campaign.deadline_clock, campaign.deadline_zone,
             campaign.deadline_days_off) == ("clock", "20:30", "America/New_York", [5, 6])
+
+
+# --- Pause cap ------------------------------------------------------------------------------
+
+
+def test_pauses_count_and_a_used_up_cap_refuses_the_next():
+    from campaigns.services.deadlines import campaign_pause, campaign_resume
+
+    campaign, gm, _ = started_campaign_factory(players=1)
+    campaign_settings_update(user=gm, campaign=campaign, changes={"max_pause_hours": 2})
+    campaign_pause(user=gm, campaign=campaign, reason="Lunch.")
+    Campaign.objects.filter(pk=campaign.pk).update(
+        paused_at=timezone.now() - timedelta(hours=2, minutes=1))
+    campaign_resume(user=gm, campaign=campaign, reason="Back.")
+    campaign.refresh_from_db()
+    with pytest.raises(RuleViolationError) as caught:
+        campaign_pause(user=gm, campaign=campaign, reason="Again.")
+    assert (campaign.paused_seconds >= 7260, caught.value.code, caught.value.message) == (
+        True, "pause_cap_reached", "The campaign's pause cap (2 hours in all) is used up: "
+        "extend the deadline instead, or raise the cap in the settings.")
+
+
+def test_a_pause_that_reaches_the_cap_ends_itself():
+    from campaigns.services.deadlines import campaign_pause, sweep
+
+    campaign, gm, _ = started_campaign_factory(players=1)
+    campaign_settings_update(user=gm, campaign=campaign, changes={"max_pause_hours": 3})
+    campaign_pause(user=gm, campaign=campaign, reason="Storm.")
+    early = sweep(now=timezone.now() + timedelta(hours=2))
+    still = Campaign.objects.get(pk=campaign.pk).status
+    late = sweep(now=timezone.now() + timedelta(hours=3, minutes=1))
+    campaign.refresh_from_db()
+    resumed = Event.objects.filter(campaign=campaign, kind=EventKind.CAMPAIGN_RESUMED).get()
+    assert ([a.event for a in early if a.event == "pause_cap_resumed"], still,
+            [a.event for a in late], campaign.status,
+            resumed.summary.endswith("the pause cap of 3 hours is reached")) == (
+        [], "paused", ["pause_cap_resumed"], "running", True)

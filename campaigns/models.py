@@ -100,6 +100,8 @@ class Campaign(models.Model):
     # At most this many hours of GM pauses over the whole campaign (None: no cap); a pause
     # that reaches it ends itself (the sweep). paused_seconds counts the pauses that ended.
     max_pause_hours = models.PositiveIntegerField(null=True, blank=True)
+    # Days of declared absence each player may take over the campaign.
+    absence_days = models.PositiveIntegerField(default=14)
     paused_seconds = models.PositiveIntegerField(default=0)
     # Scenario facts the engine needs.
     entry_hex = models.CharField(max_length=8)
@@ -628,6 +630,7 @@ class EventKind(models.TextChoices):
     PHASE_EARLY_CLOSED = "phase_early_closed", "Phase closed early: every player done"
     PROCESSING_FLAGGED = "processing_flagged", "Deadline processing failed repeatedly"
     SETTINGS_CHANGED = "settings_changed", "Settings changed"
+    ABSENCE = "absence", "Absence declared"
 
 
 def new_event_id() -> int:
@@ -675,6 +678,28 @@ class PhaseSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"snapshot of phase {self.phase_id}"
+
+
+class Absence(models.Model):
+    """A player away from `starts_on` to `ends_on` (days in the player's own zone, inclusive):
+    the Chief Warlord may act for them meanwhile, and a phase they miss then is excused."""
+
+    membership = models.ForeignKey(Membership, on_delete=models.CASCADE,
+                                   related_name="absences")
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_on", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.membership} away {self.starts_on}–{self.ends_on}"
+
+    @property
+    def days(self) -> int:
+        return (self.ends_on - self.starts_on).days + 1
 
 
 class Visit(models.Model):

@@ -33,7 +33,7 @@ from campaigns.api.views import (
     request_example,
 )
 from campaigns.errors import CampaignError, ScenarioError
-from campaigns.models import Campaign, Membership, Phase, PhaseStatus, UnitType
+from campaigns.models import Absence, Campaign, Membership, Phase, PhaseStatus, UnitType
 from campaigns.scenarios import Scenario, load_scenario, usable_scenario_keys
 from campaigns.selectors.army import army_of, unit_types_visible
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
@@ -59,6 +59,7 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
+from campaigns.services.absences import absence_cancel, absence_declare
 from campaigns.services.scenarios import scenario_save, scenario_share, scenario_validate
 from campaigns.services.settings import gm_handover
 from rules.erfworld.types import Special
@@ -537,6 +538,50 @@ class ChiefWarlordAppointApi(APIView):
                          field="membership")
         chief = chief_warlord_appoint(user=_user(request), campaign=campaign, membership=target)
         return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class AbsenceSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField()
+    note = serializers.CharField()
+
+
+class AbsenceDeclareApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        starts_on = serializers.CharField(help_text="YYYY-MM-DD, your own zone's date.")
+        ends_on = serializers.CharField(help_text="YYYY-MM-DD, inclusive.")
+        note = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+    @extend_schema(
+        operation_id="campaigns_absences_declare",
+        summary="Declare an absence (alliance player): the Chief Warlord may act for you",
+        request=InputSerializer, responses={201: AbsenceSerializer, **WRITE_ERRORS},
+        examples=[request_example("a week away", {"starts_on": "2026-12-20",
+                                                  "ends_on": "2026-12-27", "note": "Family"})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        absence = absence_declare(user=_user(request), campaign=_campaign(request, campaign_id),
+                                  **data.validated_data)
+        return Response(AbsenceSerializer(absence).data, status=status.HTTP_201_CREATED)
+
+
+class AbsenceCancelApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_absences_cancel",
+        summary="Cancel an absence of yours (one under way ends today)",
+        request=None, responses={204: None, **WRITE_ERRORS},
+    )
+    def post(self, request: Request, campaign_id: int, absence_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        absence = Absence.objects.filter(pk=absence_id, membership__campaign=campaign,
+                                         membership__user=request.user).first()
+        if absence is None:
+            raise Http404
+        absence_cancel(user=_user(request), absence=absence)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class GmHandoverApi(APIView):

@@ -7,14 +7,17 @@ army limits), so the designer shows exactly what the service will accept or refu
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count
+from django.utils import timezone
 
 from accounts.models import User
 from campaigns.fetch import unit_stats
 from campaigns.models import (
+    Absence,
     Campaign,
     CampaignStatus,
     Event,
@@ -25,6 +28,7 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
+from campaigns.selectors.absences import local_today
 from campaigns.selectors.records import Record, campaign_records
 from campaigns.services.common import membership_of
 from rules.erfworld.types import Special
@@ -109,6 +113,10 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     players = [m for m in members if _is_alliance_player(m)]
     voted = sum(1 for m in players if m.chief_warlord_vote_id is not None)
     records = campaign_records(campaign)
+    away: dict[int, list[Absence]] = {}
+    for a in Absence.objects.filter(membership__campaign=campaign,
+                                    ends_on__gte=timezone.now().date() - timedelta(days=1)):
+        away.setdefault(a.membership_id, []).append(a)
     rows = []
     for m in members:
         rows.append({
@@ -122,6 +130,8 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
             "points_spent": format_fraction(spent[m.pk]) if m.pk in spent else None,
             "votes": m.votes if _is_alliance_player(m) else None,
             "record": str(records.get(m.pk, Record())) if _is_alliance_player(m) else "",
+            "away": [f"{a.starts_on:%a %d %b}–{a.ends_on:%a %d %b}" for a in away.get(m.pk, [])
+                     if a.ends_on >= local_today(m)],
             "is_viewer": m.pk == viewer.pk,
         })
     chief = next((m for m in players if m.is_chief_warlord), None)
@@ -131,6 +141,8 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
         "is_gm": is_gm,
         "is_alliance_player": _is_alliance_player(viewer),
         "members": rows,
+        "my_absences": [a for a in away.get(viewer.pk, []) if a.ends_on >= local_today(viewer)],
+        "absence_allowance": campaign.absence_days,
         "sides": [
             {"kind": s.kind, "name": s.name}
             for s in campaign.sides.order_by("kind")

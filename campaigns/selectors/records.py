@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
-from campaigns.models import Campaign, Membership, PhaseStatus, PlayerPhaseStatus
+from campaigns.models import Absence, Campaign, Membership, PhaseStatus, PlayerPhaseStatus
 
 _SELF = Q(proxied_by__isnull=True)
 
@@ -21,10 +21,11 @@ class Record:
     late: int = 0
     proxied: int = 0
     missed: int = 0
+    excused: int = 0  # missed while on a declared absence
 
     @property
     def phases(self) -> int:
-        return self.played + self.late + self.proxied + self.missed
+        return self.played + self.late + self.proxied + self.missed + self.excused
 
     def __str__(self) -> str:
         if not self.phases:
@@ -32,7 +33,8 @@ class Record:
         parts = [f"{self.played} played"]
         parts += [f"{n} {what}" for n, what in ((self.late, "late"),
                                                 (self.proxied, "proxied"),
-                                                (self.missed, "missed")) if n]
+                                                (self.missed, "missed"),
+                                                (self.excused, "away")) if n]
         return " · ".join(parts)
 
 
@@ -43,8 +45,28 @@ def _records(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, Record]:
         proxied=Count("pk", filter=Q(proxied_by__isnull=False)),
         missed=Count("pk", filter=_SELF & Q(done_at__isnull=True)),
     )
+    excused = _excused(statuses)
     return {r["membership"]: Record(played=r["played"], late=r["late_n"],
-                                    proxied=r["proxied"], missed=r["missed"]) for r in rows}
+                                    proxied=r["proxied"],
+                                    missed=r["missed"] - excused.get(r["membership"], 0),
+                                    excused=excused.get(r["membership"], 0)) for r in rows}
+
+
+def _excused(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, int]:
+    """Missed phases whose deadline fell on a day the player had declared themselves away."""
+    missed = list(statuses.filter(_SELF & Q(done_at__isnull=True))
+                  .select_related("phase", "membership__user"))
+    if not missed:
+        return {}
+    absences: dict[int, list[Absence]] = {}
+    for a in Absence.objects.filter(membership__in={s.membership_id for s in missed}):
+        absences.setdefault(a.membership_id, []).append(a)
+    out: dict[int, int] = {}
+    for s in missed:
+        day = s.phase.deadline_at.astimezone(s.membership.user.zone).date()
+        if any(a.starts_on <= day <= a.ends_on for a in absences.get(s.membership_id, [])):
+            out[s.membership_id] = out.get(s.membership_id, 0) + 1
+    return out
 
 
 def campaign_records(campaign: Campaign) -> dict[int, Record]:
@@ -65,4 +87,5 @@ def user_records(user: User) -> list[tuple[Campaign, Record]]:
 def total_record(rows: list[tuple[Campaign, Record]]) -> Record:
     return Record(played=sum(r.played for _, r in rows), late=sum(r.late for _, r in rows),
                   proxied=sum(r.proxied for _, r in rows),
-                  missed=sum(r.missed for _, r in rows))
+                  missed=sum(r.missed for _, r in rows),
+                  excused=sum(r.excused for _, r in rows))

@@ -29,6 +29,7 @@ from campaigns.models import (
     Turn,
     Unit,
 )
+from campaigns.selectors.absences import is_away
 from campaigns.services.common import (
     lock_campaign,
     members_of,
@@ -153,7 +154,8 @@ def _acting_for(
     if status is None:
         raise NotAllowedError("That player takes no part in this phase.", code="not_acting")
     # Late: the sweep marked it at the deadline, or the deadline has passed anyway.
-    if proxy is not None and not (status.late or is_late(status, phase, timezone.now())):
+    if proxy is not None and not (status.late or is_late(status, phase, timezone.now())
+                                  or is_away(player)):
         raise NotAllowedError(
             f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
             f"only after {campaign.hours_for(phase.kind)} hours from the phase opening without "
@@ -322,6 +324,7 @@ def phase_end(
             s.membership.user.public_name
             for s in phase.player_statuses.select_related("membership__user").order_by("pk")
             if s.done_at is None and not is_late(s, phase, now)
+            and not is_away(s.membership, now)
         ]
         if waiting:
             raise WrongStateError(

@@ -54,6 +54,7 @@ SETTINGS: dict[str, Setting] = {
                                    when="next_phase", unit="hours"),
     "max_pause_hours": Setting("Pause cap for the whole campaign", "optional_int", 0,
                                24 * 365, unit="hours"),
+    "absence_days": Setting("Days of absence per player", "int", 0, 365, unit="days"),
     "points_budget": Setting("Points budget", "int", 1, 100_000, when="setup"),
     "max_unit_types": Setting("Unit types per player", "int", 1, 20, when="setup"),
     "ambush_value": Setting("Ambush value", "int", 0, 6, when="setup"),

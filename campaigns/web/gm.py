@@ -204,7 +204,7 @@ def _settings_changes(post: Any, campaign: Campaign) -> dict[str, Any]:
                 changes[name] = str(post.get(name, ""))
         elif spec.kind == "text":
             changes[name] = str(post.get(name, ""))
-        else:
+        elif name in post:  # a number field not in the form keeps its value
             raw = str(post.get(name, "")).strip()
             if raw == "" and spec.kind == "optional_int":
                 changes[name] = None
@@ -276,7 +276,7 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 SETTINGS_GROUPS = [
-    ("The campaign", ["name", "description", "player_cap"]),
+    ("The campaign", ["name", "description", "player_cap", "absence_days"]),
     ("Pace", ["scout_hours", "phase_hours", "opposition_hours", "deadline_mode",
               "deadline_clock", "deadline_zone", "deadline_days_off", "hard_deadline",
               "early_close", "max_extension_hours", "max_pause_hours"]),

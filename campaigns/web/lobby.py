@@ -20,7 +20,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.errors import CampaignError
-from campaigns.models import Campaign, CampaignStatus, Membership, Phase, PhaseStatus, UnitType
+from campaigns.models import (
+    Absence,
+    Campaign,
+    CampaignStatus,
+    Membership,
+    Phase,
+    PhaseStatus,
+    UnitType,
+)
 from campaigns.selectors.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
 from campaigns.services import (
     army_mark_not_ready,
@@ -39,6 +47,7 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
+from campaigns.services.absences import absence_cancel, absence_declare
 from campaigns.services.settings import settings_rows
 from campaigns.web import campaign_page_context, member_or_404
 
@@ -234,7 +243,7 @@ def _lobby_page(
     form = form or {"name": "", "hits": "", "attack": "", "defence": "", "move": "",
                     "specials": []}
     errors = dict(errors or {})
-    shown_here: set[str] = set()
+    shown_here: set[str] = {"absence"} if state["is_alliance_player"] else set()
     if campaign.status == CampaignStatus.SETUP:
         shown_here |= {"vote", "appoint"} | (
             {"start", "shuffle", "close_election", "invite"} if state["is_gm"] else set())
@@ -446,6 +455,40 @@ def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def absence_declare_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        absence = absence_declare(user=request.user,  # type: ignore[arg-type]
+                                  campaign=campaign, starts_on=request.POST.get("starts_on", ""),
+                                  ends_on=request.POST.get("ends_on", ""),
+                                  note=request.POST.get("note", ""))
+    except CampaignError as exc:
+        return _refused(request, campaign, "absence", exc)
+    messages.success(request, f"You are away from {absence.starts_on:%a %d %b} to "
+                     f"{absence.ends_on:%a %d %b}: the Chief Warlord may give your orders "
+                     "meanwhile.")
+    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#away-title")
+
+
+@login_required
+@require_POST
+def absence_cancel_view(request: HttpRequest, campaign_id: int, absence_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    absence = get_object_or_404(Absence, pk=absence_id, membership__campaign=campaign,
+                                membership__user=request.user)
+    try:
+        absence_cancel(user=request.user,  # type: ignore[arg-type]
+                       absence=absence)
+    except CampaignError as exc:
+        return _refused(request, campaign, "absence", exc)
+    messages.success(request, "Absence cancelled: welcome back.")
+    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#away-title")
+
+
+@login_required
+@require_POST
 def invite_regenerate_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
@@ -507,5 +550,8 @@ urlpatterns = [
     path("<int:campaign_id>/start/", start_view, name="start"),
     path("<int:campaign_id>/close-election/", close_election_view, name="close-election"),
     path("<int:campaign_id>/invite/", invite_regenerate_view, name="invite-regenerate"),
+    path("<int:campaign_id>/absences/", absence_declare_view, name="absence-declare"),
+    path("<int:campaign_id>/absences/<int:absence_id>/cancel/", absence_cancel_view,
+         name="absence-cancel"),
     path("<int:campaign_id>/shuffle-opposition/", shuffle_view, name="shuffle-opposition"),
 ]

@@ -304,6 +304,24 @@ def saved_scenario(world: World) -> World:
     return world
 
 
+def _away_dates() -> dict[str, str]:
+    from datetime import timedelta
+
+    from django.utils import timezone as tz
+
+    today = tz.now().date()
+    return {"starts_on": (today + timedelta(days=1)).isoformat(),
+            "ends_on": (today + timedelta(days=2)).isoformat()}
+
+
+def away(world: World) -> World:
+    from campaigns.services.absences import absence_declare
+
+    absence = absence_declare(user=world.player.user, campaign=world.campaign, **_away_dates())
+    world.refs["absence"] = absence.pk
+    return world
+
+
 def new_gm(world: World) -> World:
     UserFactory(username="successor")
     return world
@@ -456,6 +474,11 @@ ROWS: list[Row] = [
         body=lambda w: {"membership": w.player.pk}, expect=gm_only()),
     Row("gm-start", "POST", world=setup_world(ready=True), expect=gm_only()),
     Row("gm-invite", "POST", world=setup_world(), expect=gm_only()),
+    Row("absences", "POST", body=lambda w: _away_dates(),
+        expect=expect(player=201, ally=201, chief_warlord=201, gm=GM_NOT_ALLIANCE)),
+    Row("absence-cancel", "POST", world=then(away),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "absence_id": w.refs["absence"]},
+        expect=expect(player=204, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
     Row("gm-handover", "POST", world=then(new_gm), body=lambda w: {"username": "successor"},
         expect=gm_only()),
     Row("gm-close-election", "POST", world=then(voted, base=setup_world(chief=False)),

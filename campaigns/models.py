@@ -102,6 +102,9 @@ class Campaign(models.Model):
     max_pause_hours = models.PositiveIntegerField(null=True, blank=True)
     # Days of declared absence each player may take over the campaign.
     absence_days = models.PositiveIntegerField(default=14)
+    # After this many phases missed in a row (no orders, no proxy, not away) the Chief Warlord
+    # commands the player's stacks until they return; None: never.
+    missed_phases_limit = models.PositiveIntegerField(null=True, blank=True, default=2)
     paused_seconds = models.PositiveIntegerField(default=0)
     # Scenario facts the engine needs.
     entry_hex = models.CharField(max_length=8)

@@ -29,7 +29,7 @@ from campaigns.models import (
     Turn,
     Unit,
 )
-from campaigns.selectors.absences import is_away
+from campaigns.selectors.absences import is_away, missed_in_a_row
 from campaigns.services.common import (
     lock_campaign,
     members_of,
@@ -80,8 +80,13 @@ def open_phase(
     acting = SideKind.ALLIANCE if kind in ALLIANCE_PHASES else SideKind.OPPOSITION
     players = list(
         Membership.objects.filter(campaign=campaign, role=Role.PLAYER, side__kind=acting)
-        .select_related("user").order_by("pk")
+        .select_related("user", "side").order_by("pk")
     )
+    if kind != PhaseKind.SCOUT:  # an alliance phase has just closed
+        _flag_quiet_players(campaign, list(
+            Membership.objects.filter(campaign=campaign, role=Role.PLAYER,
+                                      side__kind=SideKind.ALLIANCE)
+            .select_related("user", "side").order_by("pk")))
     PlayerPhaseStatus.objects.bulk_create(
         [PlayerPhaseStatus(phase=phase, membership=p) for p in players]
     )
@@ -128,6 +133,31 @@ def is_late(status: PlayerPhaseStatus, phase: Phase, now: datetime) -> bool:
     return now >= phase.deadline_at
 
 
+def _gone_quiet(campaign: Campaign, player: Membership) -> bool:
+    limit = campaign.missed_phases_limit
+    return limit is not None and missed_in_a_row(player) >= limit
+
+
+def _flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
+    """A player who just reached the campaign's limit of phases missed in a row: the GM and
+    the Chief Warlord are told that the Chief Warlord now commands their stacks."""
+    limit = campaign.missed_phases_limit
+    if limit is None:
+        return
+    for player in acting:
+        if missed_in_a_row(player) != limit:
+            continue
+        event = record_event(
+            campaign=campaign, kind=EventKind.DEADLINE_REACHED, phase=None,
+            side=player.side,
+            summary=f"{player.user.public_name} has missed {limit} phases in a row: the Chief "
+            "Warlord commands their stacks until they give orders again.",
+            payload={"missed_in_a_row": limit, "membership": player.pk})
+        chief = Membership.objects.filter(campaign=campaign, is_chief_warlord=True).first()
+        notify(event=event, users=[*members_of(campaign, gm=True),
+                                   *([chief.user] if chief is not None else [])])
+
+
 def _acting_for(
     *, user: User, campaign: Campaign, phase: Phase, on_behalf_of: Membership | None
 ) -> tuple[Membership, Membership | None, PlayerPhaseStatus]:
@@ -155,7 +185,7 @@ def _acting_for(
         raise NotAllowedError("That player takes no part in this phase.", code="not_acting")
     # Late: the sweep marked it at the deadline, or the deadline has passed anyway.
     if proxy is not None and not (status.late or is_late(status, phase, timezone.now())
-                                  or is_away(player)):
+                                  or is_away(player) or _gone_quiet(campaign, player)):
         raise NotAllowedError(
             f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
             f"only after {campaign.hours_for(phase.kind)} hours from the phase opening without "
@@ -324,7 +354,7 @@ def phase_end(
             s.membership.user.public_name
             for s in phase.player_statuses.select_related("membership__user").order_by("pk")
             if s.done_at is None and not is_late(s, phase, now)
-            and not is_away(s.membership, now)
+            and not is_away(s.membership, now) and not _gone_quiet(campaign, s.membership)
         ]
         if waiting:
             raise WrongStateError(

@@ -32,18 +32,20 @@ class Setting:
     max_length: int = 0
     when: str = "now"  # "now", "next_phase" (after the start), "setup" (fixed at the start)
     unit: str = ""
+    empty: str = ""  # what an empty optional number means
 
 
 SETTINGS: dict[str, Setting] = {
     "name": Setting("Name", "text", max_length=120),
     "description": Setting("Description", "text", max_length=2000),
-    "player_cap": Setting("Player cap", "optional_int", 1, 50),
+    "player_cap": Setting("Player cap", "optional_int", 1, 50, empty="no cap"),
     "scout_hours": Setting("Scout phase length", "optional_int", 1, MAX_HOURS,
-                           when="next_phase", unit="hours"),
+                           when="next_phase", unit="hours", empty="as the move/combat phase"),
     "phase_hours": Setting("Move/combat phase length", "int", 1, MAX_HOURS,
                            when="next_phase", unit="hours"),
     "opposition_hours": Setting("Opposition phase length", "optional_int", 1, MAX_HOURS,
-                                when="next_phase", unit="hours"),
+                                when="next_phase", unit="hours",
+                                empty="as the move/combat phase"),
     "deadline_mode": Setting("Deadline mode", "mode", when="next_phase"),
     "deadline_clock": Setting("Deadline time of day", "clock", when="next_phase"),
     "deadline_zone": Setting("Deadline time zone", "zone", when="next_phase"),
@@ -53,8 +55,11 @@ SETTINGS: dict[str, Setting] = {
     "max_extension_hours": Setting("Extension cap per phase", "int", 0, MAX_HOURS,
                                    when="next_phase", unit="hours"),
     "max_pause_hours": Setting("Pause cap for the whole campaign", "optional_int", 0,
-                               24 * 365, unit="hours"),
+                               24 * 365, unit="hours", empty="no cap"),
     "absence_days": Setting("Days of absence per player", "int", 0, 365, unit="days"),
+    "missed_phases_limit": Setting("Phases missed in a row before the Chief Warlord takes "
+                                   "over", "optional_int", 1, 20, unit="phases",
+                                   empty="never"),
     "points_budget": Setting("Points budget", "int", 1, 100_000, when="setup"),
     "max_unit_types": Setting("Unit types per player", "int", 1, 20, when="setup"),
     "ambush_value": Setting("Ambush value", "int", 0, 6, when="setup"),
@@ -75,8 +80,7 @@ def _shown(name: str, value: Any) -> str:
     if spec.kind in ("clock", "zone"):
         return str(value)
     if value is None:
-        return "no cap" if name in ("player_cap", "max_pause_hours") else \
-            "as the move/combat phase"
+        return spec.empty
     if spec.kind == "bool":
         return "on" if value else "off"
     if spec.kind == "text":

@@ -56,3 +56,48 @@ def test_the_overview_and_the_profile_show_the_record(client):
             '<strong data-record-total>0 played · 1 missed</strong>' in profile,
             [(c.pk, str(r)) for c, r in user_records(p2.user)]) == (
         True, True, True, [(campaign.pk, "0 played · 1 missed")])
+
+
+# --- Phases missed in a row -----------------------------------------------------------------
+
+
+def test_after_the_limit_of_missed_phases_the_gm_and_chief_warlord_are_told_and_it_proxies():
+    from campaigns.models import Event, Notification, Unit
+    from campaigns.selectors.absences import missed_in_a_row
+    from campaigns.services import scout_order_give
+
+    campaign, gm, (chief, p2) = started_campaign_factory(players=2)
+    # Turn 1 scout and move/combat pass without p2's orders (the default limit is 2).
+    for _ in range(2):
+        orders_mark_done(user=chief.user, campaign=campaign)
+        phase_end(user=gm, campaign=campaign)
+    told = Event.objects.filter(campaign=campaign, payload__missed_in_a_row=2)
+    first_count = told.count()
+    phase_end(user=gm, campaign=campaign)  # the opposition phase: turn 2's scouting opens
+    scout = Unit.objects.get(owner=p2, name="Scout 1")
+    order = scout_order_give(user=chief.user, campaign=campaign, scout=scout, directions=["SE"],
+                             on_behalf_of=p2)  # before any deadline: p2 has gone quiet
+    assert (missed_in_a_row(p2), first_count, told.count(),
+            sorted(Notification.objects.filter(event__in=told).values_list("user__username",
+                                                                           flat=True)),
+            order.proxied_by_id) == (
+        2, 1, 1, sorted([gm.username, chief.user.username]), chief.pk)
+
+
+def test_no_limit_never_hands_a_player_over():
+    from campaigns.errors import NotAllowedError
+    from campaigns.models import Campaign, Unit
+    from campaigns.services import scout_order_give
+
+    campaign, gm, (chief, p2) = started_campaign_factory(players=2)
+    Campaign.objects.filter(pk=campaign.pk).update(missed_phases_limit=None)
+    campaign.refresh_from_db()
+    for _ in range(2):
+        orders_mark_done(user=chief.user, campaign=campaign)
+        phase_end(user=gm, campaign=campaign)
+    phase_end(user=gm, campaign=campaign)
+    with pytest.raises(NotAllowedError) as caught:
+        scout_order_give(user=chief.user, campaign=campaign,
+                         scout=Unit.objects.get(owner=p2, name="Scout 1"), directions=["SE"],
+                         on_behalf_of=p2)
+    assert caught.value.code == "not_late"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,6 +20,7 @@ from django.urls import path, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
 from campaigns.errors import CampaignError
 from campaigns.models import (
     Absence,
@@ -440,17 +442,59 @@ def appoint_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("campaigns:lobby", campaign.pk)
 
 
-@login_required
-@require_POST
-def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+def _lobby_action(request: HttpRequest, campaign_id: int, key: str,
+                  act: Callable[[User, Campaign], str], anchor: str = "") -> HttpResponse:
+    """One of the overview's one-button actions: the service's refusal next to its button
+    (400), or its sentence as a message and back to the overview."""
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
     try:
-        campaign_start(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+        done = act(request.user, campaign)  # type: ignore[arg-type]
     except CampaignError as exc:
-        return _refused(request, campaign, "start", exc)
-    messages.success(request, "The campaign has started: turn 1's scout phase is open.")
-    return redirect("campaigns:lobby", campaign.pk)
+        return _refused(request, campaign, key, exc)
+    messages.success(request, done)
+    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + anchor)
+
+
+@login_required
+@require_POST
+def start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        campaign_start(user=user, campaign=campaign)
+        return "The campaign has started: turn 1's scout phase is open."
+
+    return _lobby_action(request, campaign_id, "start", act)
+
+
+@login_required
+@require_POST
+def invite_regenerate_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        invite_regenerate(user=user, campaign=campaign)
+        return "A new invite link is ready; the old one no longer works."
+
+    return _lobby_action(request, campaign_id, "invite", act, "#invite-title")
+
+
+@login_required
+@require_POST
+def close_election_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        chief = election_close(user=user, campaign=campaign)
+        return f"The election is closed: {chief.user.public_name} is the Chief Warlord."
+
+    return _lobby_action(request, campaign_id, "close_election", act)
+
+
+@login_required
+@require_POST
+def shuffle_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        hexes = opposition_shuffle(user=user, campaign=campaign)
+        return ("The opposition's start hexes were drawn again; its stacks now stand in "
+                f"{', '.join(hexes)} (only you see this).")
+
+    return _lobby_action(request, campaign_id, "shuffle", act)
 
 
 @login_required
@@ -485,50 +529,6 @@ def absence_cancel_view(request: HttpRequest, campaign_id: int, absence_id: int)
         return _refused(request, campaign, "absence", exc)
     messages.success(request, "Absence cancelled: welcome back.")
     return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#away-title")
-
-
-@login_required
-@require_POST
-def invite_regenerate_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = _campaign(campaign_id)
-    member_or_404(request, campaign)
-    try:
-        invite_regenerate(user=request.user,  # type: ignore[arg-type]
-                          campaign=campaign)
-    except CampaignError as exc:
-        return _refused(request, campaign, "invite", exc)
-    messages.success(request, "A new invite link is ready; the old one no longer works.")
-    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#invite-title")
-
-
-@login_required
-@require_POST
-def close_election_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = _campaign(campaign_id)
-    member_or_404(request, campaign)
-    try:
-        chief = election_close(user=request.user,  # type: ignore[arg-type]
-                               campaign=campaign)
-    except CampaignError as exc:
-        return _refused(request, campaign, "close_election", exc)
-    messages.success(request, f"The election is closed: {chief.user.public_name} is the "
-                     "Chief Warlord.")
-    return redirect("campaigns:lobby", campaign.pk)
-
-
-@login_required
-@require_POST
-def shuffle_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = _campaign(campaign_id)
-    member_or_404(request, campaign)
-    try:
-        hexes = opposition_shuffle(user=request.user,  # type: ignore[arg-type]
-                                   campaign=campaign)
-    except CampaignError as exc:
-        return _refused(request, campaign, "shuffle", exc)
-    messages.success(request, "The opposition's start hexes were drawn again; its stacks now "
-                     f"stand in {', '.join(hexes)} (only you see this).")
-    return redirect("campaigns:lobby", campaign.pk)
 
 
 urlpatterns = [

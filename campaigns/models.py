@@ -192,6 +192,9 @@ class Membership(models.Model):
         Side, on_delete=models.PROTECT, null=True, blank=True, related_name="memberships"
     )
     is_chief_warlord = models.BooleanField(default=False)
+    # Stands in for the Chief Warlord (proxy orders, ending alliance phases) while the Chief
+    # Warlord is away or has gone quiet; chosen by the Chief Warlord or the GM.
+    is_deputy = models.BooleanField(default=False)
     chief_warlord_vote = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="votes_received"
     )

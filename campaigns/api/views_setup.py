@@ -51,6 +51,7 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    deputy_choose,
     election_close,
     invite_regenerate,
     opposition_shuffle,
@@ -637,6 +638,32 @@ class ElectionCloseApi(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         chief = election_close(user=_user(request), campaign=_campaign(request, campaign_id))
         return Response(ChiefWarlordSerializer({"chief_warlord": chief.pk}).data)
+
+
+class DeputyChooseApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField(help_text="An alliance player's membership id.")
+
+    class OutputSerializer(serializers.Serializer):
+        deputy = serializers.IntegerField()
+
+    @extend_schema(
+        operation_id="campaigns_deputy_choose",
+        summary="Choose the Chief Warlord's deputy (Chief Warlord or GM)",
+        description="The deputy gives orders for late players and ends the alliance's phases "
+        "while the Chief Warlord is away (a declared absence) or has gone quiet.",
+        request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[request_example("choose", {"membership": 13}),
+                  answer_example("chosen", {"deputy": 13})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        target = _player(campaign=campaign, membership_id=data.validated_data["membership"],
+                         field="membership")
+        deputy = deputy_choose(user=_user(request), campaign=campaign, membership=target)
+        return Response(self.OutputSerializer({"deputy": deputy.pk}).data)
 
 
 class OppositionShuffleApi(APIView):

@@ -133,6 +133,17 @@ def is_late(status: PlayerPhaseStatus, phase: Phase, now: datetime) -> bool:
     return now >= phase.deadline_at
 
 
+def commands_alliance(campaign: Campaign, member: Membership) -> bool:
+    """The Chief Warlord, or the deputy while the Chief Warlord is away or has gone quiet."""
+    if member.is_chief_warlord:
+        return True
+    if not member.is_deputy:
+        return False
+    chief = (Membership.objects.select_related("user").filter(campaign=campaign,
+                                                              is_chief_warlord=True).first())
+    return chief is not None and (is_away(chief) or _gone_quiet(campaign, chief))
+
+
 def _gone_quiet(campaign: Campaign, player: Membership) -> bool:
     limit = campaign.missed_phases_limit
     return limit is not None and missed_in_a_row(player) >= limit
@@ -166,7 +177,7 @@ def _acting_for(
     actor = require_alliance_player(user=user, campaign=campaign)
     player, proxy = actor, None
     if on_behalf_of is not None and on_behalf_of.pk != actor.pk:
-        if not actor.is_chief_warlord:
+        if not commands_alliance(campaign, actor):
             raise NotAllowedError(
                 "Only the Chief Warlord may give orders for another player, and only once "
                 "that player is late (§5).",
@@ -345,7 +356,7 @@ def phase_end(
     if membership.role != Role.GM:
         if phase.kind not in ALLIANCE_PHASES:
             raise NotAllowedError("Only the GM ends the opposition phase.", code="gm_only")
-        if not membership.is_chief_warlord:
+        if not commands_alliance(campaign, membership):
             raise NotAllowedError(
                 "Only the Chief Warlord (or the GM) ends the alliance's phases (§5).",
                 code="chief_warlord_only",

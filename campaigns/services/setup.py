@@ -39,6 +39,7 @@ from campaigns.scenarios import ScenarioStack, load_scenario, load_usable_scenar
 from campaigns.services.common import (
     lock_campaign,
     members_of,
+    membership_of,
     notify,
     record_event,
     require_alliance_player,
@@ -657,6 +658,33 @@ def election_decide(*, campaign: Campaign, players: list[Membership], actor: Use
                          summary=summary, payload=payload)
     notify(event=event, users=[*(p.user for p in players), *members_of(campaign, gm=True)])
     return elected
+
+
+@transaction.atomic
+def deputy_choose(*, user: User, campaign: Campaign, membership: Membership) -> Membership:
+    """The Chief Warlord (or the GM) chooses the deputy who stands in while the Chief Warlord
+    is away or has gone quiet: another alliance player."""
+    campaign = lock_campaign(campaign)
+    actor = membership_of(user=user, campaign=campaign)
+    if actor.role != Role.GM and not actor.is_chief_warlord:
+        raise NotAllowedError("Only the Chief Warlord or the GM chooses the deputy.",
+                              code="chief_warlord_only")
+    if campaign.status == CampaignStatus.FINISHED:
+        raise WrongStateError("The campaign has ended.", code="finished")
+    target = next((p for p in _alliance_players(campaign) if p.pk == membership.pk), None)
+    if target is None:
+        raise NotAllowedError("Only an alliance player of this campaign can be the deputy.",
+                              code="invalid_candidate", field="membership")
+    if target.is_chief_warlord:
+        raise RuleViolationError("The Chief Warlord cannot be their own deputy.",
+                                 code="invalid_candidate", field="membership")
+    Membership.objects.filter(campaign=campaign, is_deputy=True).update(is_deputy=False)
+    Membership.objects.filter(pk=target.pk).update(is_deputy=True)
+    target.is_deputy = True
+    record_event(campaign=campaign, kind=EventKind.CHIEF_WARLORD_APPOINTED, actor=user,
+                 summary=f"{target.user.public_name} is the Chief Warlord's deputy: they stand "
+                 "in while the Chief Warlord is away.", payload={"deputy": target.pk})
+    return target
 
 
 @transaction.atomic

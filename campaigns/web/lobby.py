@@ -39,6 +39,7 @@ from campaigns.services import (
     campaign_start,
     chief_warlord_appoint,
     chief_warlord_vote,
+    deputy_choose,
     election_close,
     invite_regenerate,
     opposition_shuffle,
@@ -246,6 +247,8 @@ def _lobby_page(
                     "specials": []}
     errors = dict(errors or {})
     shown_here: set[str] = {"absence"} if state["is_alliance_player"] else set()
+    if state["is_gm"] or state["viewer"].is_chief_warlord:
+        shown_here.add("deputy")
     if campaign.status == CampaignStatus.SETUP:
         shown_here |= {"vote", "appoint"} | (
             {"start", "shuffle", "close_election", "invite"} if state["is_gm"] else set())
@@ -488,6 +491,18 @@ def close_election_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def deputy_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        deputy = deputy_choose(user=user, campaign=campaign,
+                               membership=_candidate(request, campaign, "membership"))
+        return f"{deputy.user.public_name} is the deputy: they stand in while the Chief " \
+            "Warlord is away."
+
+    return _lobby_action(request, campaign_id, "deputy", act)
+
+
+@login_required
+@require_POST
 def shuffle_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     def act(user: User, campaign: Campaign) -> str:
         hexes = opposition_shuffle(user=user, campaign=campaign)
@@ -550,6 +565,7 @@ urlpatterns = [
     path("<int:campaign_id>/start/", start_view, name="start"),
     path("<int:campaign_id>/close-election/", close_election_view, name="close-election"),
     path("<int:campaign_id>/invite/", invite_regenerate_view, name="invite-regenerate"),
+    path("<int:campaign_id>/deputy/", deputy_view, name="deputy"),
     path("<int:campaign_id>/absences/", absence_declare_view, name="absence-declare"),
     path("<int:campaign_id>/absences/<int:absence_id>/cancel/", absence_cancel_view,
          name="absence-cancel"),

@@ -144,6 +144,11 @@ def commands_alliance(campaign: Campaign, member: Membership) -> bool:
     return chief is not None and (is_away(chief) or _gone_quiet(campaign, chief))
 
 
+def stands_down(campaign: Campaign, player: Membership) -> bool:
+    """Away on a declared absence, or gone quiet: acted for as if late, and not waited for."""
+    return is_away(player) or _gone_quiet(campaign, player)
+
+
 def _gone_quiet(campaign: Campaign, player: Membership) -> bool:
     limit = campaign.missed_phases_limit
     return limit is not None and missed_in_a_row(player) >= limit

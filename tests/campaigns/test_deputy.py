@@ -63,3 +63,24 @@ def test_the_overview_offers_the_choice_to_the_chief(client):
     assert ('data-key="deputy-choose"' in page,
             f"{p2.user.public_name} is the deputy" in done.content.decode(),
             'data-key="deputy-choose"' in other, "(deputy)" in other) == (True, True, False, True)
+
+
+def test_the_phase_bar_follows_absences_and_the_deputy(client):
+    campaign, gm, (chief, p2, p3) = started_campaign_factory(players=3)
+    deputy_choose(user=gm, campaign=campaign, membership=p2)
+    today = timezone.now().date().isoformat()
+    absence_declare(user=p3.user, campaign=campaign, starts_on=today, ends_on=today)
+    from campaigns.services import orders_mark_done
+
+    orders_mark_done(user=chief.user, campaign=campaign)
+    orders_mark_done(user=p2.user, campaign=campaign)
+    client.force_login(chief.user)
+    chief_bar = client.get(f"/campaigns/{campaign.pk}/phase-bar/").content.decode()
+    client.force_login(p2.user)
+    deputy_bar = client.get(f"/campaigns/{campaign.pk}/phase-bar/").content.decode()
+    absence_declare(user=chief.user, campaign=campaign, starts_on=today, ends_on=today)
+    standing_in = client.get(f"/campaigns/{campaign.pk}/phase-bar/").content.decode()
+    assert ("away: the Chief Warlord may give their orders" in chief_bar,
+            f"{p3.user.public_name} is away:" in chief_bar, ">End phase</button>" in chief_bar,
+            ">End phase</button>" in deputy_bar, ">End phase</button>" in standing_in) == (
+        True, True, True, False, True)

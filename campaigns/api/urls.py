@@ -18,6 +18,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/phase/end/", views.PhaseEndApi.as_view(),
          name="phase-end"),
     path("campaigns/<int:campaign_id>/done/", views.DoneApi.as_view(), name="done"),
+    path("campaigns/<int:campaign_id>/done/undo/", views.UndoneApi.as_view(), name="done-undo"),
     path("campaigns/<int:campaign_id>/scout-orders/", views.ScoutOrderGiveApi.as_view(),
          name="scout-orders"),
     path("campaigns/<int:campaign_id>/scout-orders/<int:order_id>/cancel/",

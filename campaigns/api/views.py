@@ -43,6 +43,7 @@ from campaigns.selectors.map_json import map_json
 from campaigns.services import (
     campaign_join,
     orders_mark_done,
+    orders_mark_not_done,
     phase_end,
     scout_order_cancel,
     scout_order_give,
@@ -440,6 +441,18 @@ class DoneApi(APIView):
                 campaign=campaign, membership_id=data.validated_data.get("on_behalf_of")),
         )
         return Response(self.OutputSerializer(player_status).data)
+
+
+class UndoneApi(APIView):
+    @extend_schema(operation_id="campaigns_done_undo",
+                   summary="Take back your own \"done\" while the phase is open",
+                   description="Not one the Chief Warlord marked for you (400 `proxied`).",
+                   request=None, responses={204: None, **WRITE_ERRORS})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        user = _user(request)
+        campaign = lookups.member_campaign(user=user, campaign_id=campaign_id)
+        orders_mark_not_done(user=user, campaign=campaign)
+        return Response(status=204)
 
 
 class PhaseOpenedSerializer(PhaseSerializer):

@@ -18,6 +18,7 @@ from campaigns.services.move_combat import (
 from campaigns.services.phases import (
     open_phase,
     orders_mark_done,
+    orders_mark_not_done,
     phase_end,
     scout_order_cancel,
     scout_order_give,
@@ -60,6 +61,7 @@ __all__ = [
     "fortification_repair",
     "open_phase",
     "orders_mark_done",
+    "orders_mark_not_done",
     "phase_end",
     "phase_revert",
     "pop_points_grant",

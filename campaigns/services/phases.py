@@ -344,6 +344,27 @@ def orders_mark_done(
 
 
 @transaction.atomic
+def orders_mark_not_done(*, user: User, campaign: Campaign) -> PlayerPhaseStatus:
+    """A player takes back their own "I'm done" while the phase is open (not one marked by
+    the Chief Warlord for them: that stands)."""
+    campaign = lock_campaign(campaign)
+    phase = _open_phase_locked(campaign)
+    player, _, status = _acting_for(user=user, campaign=campaign, phase=phase, on_behalf_of=None)
+    if status.done_at is None:
+        raise WrongStateError("Your orders are not marked done.", code="not_done")
+    if status.proxied_by_id is not None:
+        raise WrongStateError("The Chief Warlord marked your orders done for you; that stands.",
+                              code="proxied")
+    status.done_at = None
+    status.save(update_fields=["done_at"])
+    record_event(
+        campaign=campaign, kind=EventKind.ORDERS_DONE, actor=user, phase=phase,
+        summary=f"{player.user.public_name} took back their \"done\": their orders are open "
+        "again.", payload={"membership": player.pk, "undone": True})
+    return status
+
+
+@transaction.atomic
 def phase_end(
     *, user: User, campaign: Campaign, reason: str = "", expected_phase: Phase | None = None
 ) -> Phase:

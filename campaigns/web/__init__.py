@@ -75,6 +75,10 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         "players": board["players"],
         "mine": mine,
         "can_mark_done": bool(is_alliance_player and mine is not None and not mine["done"]),
+        "can_take_back": bool(is_alliance_player and mine is not None and mine["done"]
+                              and not mine["proxied_by"]),
+        "paused": _paused(campaign),
+        "waiting_for_gm": board["phase"] == PhaseKind.OPPOSITION and not is_gm,
         "is_chief_warlord": is_chief,
         # The Chief Warlord may end an alliance phase once nobody is still within their
         # time; the GM may end any phase at any time (services/phases.py phase_end).
@@ -83,6 +87,22 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         "act_for": [p for p in late if p["membership"] != membership.pk] if is_chief else [],
         "is_scout_phase": board["phase"] == PhaseKind.SCOUT,
     }
+
+
+def _paused(campaign: Campaign) -> dict[str, Any] | None:
+    """A paused campaign's reason and the time the phase will have left when it resumes."""
+    from campaigns.models import CampaignStatus, Event, EventKind, Phase, PhaseStatus
+
+    if campaign.status != CampaignStatus.PAUSED:
+        return None
+    event = (Event.objects.filter(campaign=campaign, kind=EventKind.CAMPAIGN_PAUSED)
+             .order_by("-created_at").first())
+    remaining = (Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN)
+                 .values_list("paused_remaining", flat=True).first())
+    reason = str(event.payload.get("reason", "")) if event is not None else ""
+    # The bar ends the sentence itself.
+    return {"reason": reason.strip().rstrip(".!"),
+            "remaining": remaining}
 
 
 def _open_phase_id(campaign: Campaign) -> int | None:

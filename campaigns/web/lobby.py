@@ -44,6 +44,7 @@ from campaigns.services import (
     invite_regenerate,
     opposition_shuffle,
     orders_mark_done,
+    orders_mark_not_done,
     phase_end,
     unit_type_create,
     unit_type_delete,
@@ -153,6 +154,20 @@ def phase_done(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return _after_phase_action(request, campaign, error=str(exc))
     who = "Your" if on_behalf_of is None else f"{status.membership.user.public_name}'s"
     return _after_phase_action(request, campaign, message=f"{who} orders are marked done.")
+
+
+@login_required
+@require_POST
+def phase_undone(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        orders_mark_not_done(user=request.user,  # type: ignore[arg-type]
+                             campaign=campaign)
+    except CampaignError as exc:
+        return _after_phase_action(request, campaign, error=str(exc))
+    return _after_phase_action(request, campaign,
+                               message="Your orders are open again: not done yet.")
 
 
 @login_required
@@ -551,6 +566,7 @@ urlpatterns = [
     path("<int:campaign_id>/", lobby, name="lobby"),
     path("<int:campaign_id>/phase-bar/", phase_bar, name="phase-bar"),
     path("<int:campaign_id>/phase/done/", phase_done, name="phase-done"),
+    path("<int:campaign_id>/phase/undone/", phase_undone, name="phase-undone"),
     path("<int:campaign_id>/phase/end/", phase_end_view, name="phase-end"),
     path("<int:campaign_id>/unit-types/preview/", unit_type_preview_view,
          name="unit-type-preview"),

@@ -496,6 +496,8 @@ ROWS: list[Row] = [
                       chief_warlord=200, gm=200)),
     Row("done", "POST",
         expect=expect(player=200, ally=200, chief_warlord=200, gm=GM_NOT_ALLIANCE)),
+    Row("done-undo", "POST", world=then(all_done),
+        expect=expect(player=204, ally=204, chief_warlord=204, gm=GM_NOT_ALLIANCE)),
     Row("done", "POST", variant="on behalf of a late player", world=then(player_late),
         body=lambda w: {"on_behalf_of": w.player.pk},
         expect=expect(player=200, ally=(403, "chief_warlord_only"), chief_warlord=200,

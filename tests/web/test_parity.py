@@ -56,6 +56,7 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("gm-handover", "POST"): Control("campaigns:gm-settings",
                                      "templates/campaigns/gm/settings.html",
                                      'data-key="gm-handover"'),
+    ("done-undo", "POST"): Control("campaigns:lobby", PHASE_BAR, 'data-key="phase-undone"'),
     ("deputy", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="deputy-choose"'),
     ("absences", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="absence-declare"'),
     ("absence-cancel", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="absence-cancel"'),

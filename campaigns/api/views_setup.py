@@ -504,8 +504,9 @@ class ElectionVoteApi(APIView):
 
     @extend_schema(
         operation_id="campaigns_election_vote", summary="Vote for a Chief Warlord (setup)",
-        description="More than half the alliance players' votes elect; when everyone has voted "
-        "without a majority, the GM appoints.",
+        description="Vote again to change your vote. The election stays open until the GM "
+        "closes it (gm/close-election/) or starts the campaign, or until every seat of a player "
+        "cap has voted; then the most votes win and a tie goes to a setup die.",
         request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
         examples=[OpenApiExample("vote", request_only=True, value={"candidate": 12})],
     )

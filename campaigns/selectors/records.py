@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
 from campaigns.models import Absence, Campaign, Membership, PhaseStatus, PlayerPhaseStatus
+from campaigns.selectors.absences import covered
 
 _SELF = Q(proxied_by__isnull=True)
 
@@ -63,8 +64,7 @@ def _excused(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, int]:
         absences.setdefault(a.membership_id, []).append(a)
     out: dict[int, int] = {}
     for s in missed:
-        day = s.phase.deadline_at.astimezone(s.membership.user.zone).date()
-        if any(a.starts_on <= day <= a.ends_on for a in absences.get(s.membership_id, [])):
+        if covered(absences.get(s.membership_id, []), s.phase.deadline_at, s.membership):
             out[s.membership_id] = out.get(s.membership_id, 0) + 1
     return out
 

@@ -29,7 +29,7 @@ from campaigns.models import (
     Turn,
     Unit,
 )
-from campaigns.selectors.absences import is_away, missed_in_a_row
+from campaigns.selectors.absences import missed_in_a_row, standing_down
 from campaigns.services.common import (
     lock_campaign,
     members_of,
@@ -141,17 +141,13 @@ def commands_alliance(campaign: Campaign, member: Membership) -> bool:
         return False
     chief = (Membership.objects.select_related("user").filter(campaign=campaign,
                                                               is_chief_warlord=True).first())
-    return chief is not None and (is_away(chief) or _gone_quiet(campaign, chief))
+    return chief is not None and stands_down(campaign, chief)
 
 
 def stands_down(campaign: Campaign, player: Membership) -> bool:
-    """Away on a declared absence, or gone quiet: acted for as if late, and not waited for."""
-    return is_away(player) or _gone_quiet(campaign, player)
-
-
-def _gone_quiet(campaign: Campaign, player: Membership) -> bool:
-    limit = campaign.missed_phases_limit
-    return limit is not None and missed_in_a_row(player) >= limit
+    """Away on a declared absence, or gone quiet: acted for as if late, and not waited for
+    (campaigns.selectors.absences.standing_down)."""
+    return player.pk in standing_down(campaign, [player])
 
 
 def _flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
@@ -201,7 +197,7 @@ def _acting_for(
         raise NotAllowedError("That player takes no part in this phase.", code="not_acting")
     # Late: the sweep marked it at the deadline, or the deadline has passed anyway.
     if proxy is not None and not (status.late or is_late(status, phase, timezone.now())
-                                  or is_away(player) or _gone_quiet(campaign, player)):
+                                  or stands_down(campaign, player)):
         raise NotAllowedError(
             f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
             f"only after {campaign.hours_for(phase.kind)} hours from the phase opening without "
@@ -387,12 +383,11 @@ def phase_end(
                 "Only the Chief Warlord (or the GM) ends the alliance's phases (§5).",
                 code="chief_warlord_only",
             )
-        waiting = [
-            s.membership.user.public_name
-            for s in phase.player_statuses.select_related("membership__user").order_by("pk")
-            if s.done_at is None and not is_late(s, phase, now)
-            and not is_away(s.membership, now) and not _gone_quiet(campaign, s.membership)
-        ]
+        pending = [s for s in phase.player_statuses.select_related("membership__user")
+                   .order_by("pk") if s.done_at is None and not is_late(s, phase, now)]
+        down = standing_down(campaign, [s.membership for s in pending], now)
+        waiting = [s.membership.user.public_name for s in pending
+                   if s.membership_id not in down]
         if waiting:
             raise WrongStateError(
                 "The Chief Warlord may end the phase once every player is done or late; "

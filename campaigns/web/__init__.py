@@ -52,17 +52,18 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         and membership.side is not None
         and membership.side.kind == SideKind.ALLIANCE
     )
-    from campaigns.services.phases import commands_alliance, stands_down
+    from campaigns.selectors.absences import standing_down
+    from campaigns.services.phases import commands_alliance
 
     mine = next((p for p in board["players"] if p["membership"] == membership.pk), None)
     is_chief = is_alliance_player and alliance_phase and commands_alliance(campaign, membership)
     # A player away (declared absence) or gone quiet (phases missed in a row) is acted for
     # as a late one and does not hold the phase up.
-    members = {m.pk: m for m in Membership.objects.filter(
-        pk__in=[p["membership"] for p in board["players"]]).select_related("user")}
+    down = standing_down(campaign, Membership.objects.filter(
+        pk__in=[p["membership"] for p in board["players"] if not p["done"]])
+        .select_related("user"))
     for p in board["players"]:
-        m = members.get(p["membership"])
-        p["stands_down"] = bool(m is not None and not p["done"] and stands_down(campaign, m))
+        p["stands_down"] = p["membership"] in down
     waiting = [p for p in board["players"]
                if not p["done"] and not p["late"] and not p["stands_down"]]
     late = [p for p in board["players"] if not p["done"] and (p["late"] or p["stands_down"])]

@@ -530,35 +530,27 @@ def shuffle_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def absence_declare_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = _campaign(campaign_id)
-    member_or_404(request, campaign)
-    try:
-        absence = absence_declare(user=request.user,  # type: ignore[arg-type]
-                                  campaign=campaign, starts_on=request.POST.get("starts_on", ""),
+    def act(user: User, campaign: Campaign) -> str:
+        absence = absence_declare(user=user, campaign=campaign,
+                                  starts_on=request.POST.get("starts_on", ""),
                                   ends_on=request.POST.get("ends_on", ""),
                                   note=request.POST.get("note", ""))
-    except CampaignError as exc:
-        return _refused(request, campaign, "absence", exc)
-    messages.success(request, f"You are away from {absence.starts_on:%a %d %b} to "
-                     f"{absence.ends_on:%a %d %b}: the Chief Warlord may give your orders "
-                     "meanwhile.")
-    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#away-title")
+        return (f"You are away from {absence.starts_on:%a %d %b} to {absence.ends_on:%a %d %b}: "
+                "the Chief Warlord may give your orders meanwhile.")
+
+    return _lobby_action(request, campaign_id, "absence", act, "#away-title")
 
 
 @login_required
 @require_POST
 def absence_cancel_view(request: HttpRequest, campaign_id: int, absence_id: int) -> HttpResponse:
-    campaign = _campaign(campaign_id)
-    member_or_404(request, campaign)
-    absence = get_object_or_404(Absence, pk=absence_id, membership__campaign=campaign,
-                                membership__user=request.user)
-    try:
-        absence_cancel(user=request.user,  # type: ignore[arg-type]
-                       absence=absence)
-    except CampaignError as exc:
-        return _refused(request, campaign, "absence", exc)
-    messages.success(request, "Absence cancelled: welcome back.")
-    return redirect(reverse("campaigns:lobby", args=[campaign.pk]) + "#away-title")
+    def act(user: User, campaign: Campaign) -> str:
+        absence = get_object_or_404(Absence, pk=absence_id, membership__campaign=campaign,
+                                    membership__user=user)
+        absence_cancel(user=user, absence=absence)
+        return "Absence cancelled: welcome back."
+
+    return _lobby_action(request, campaign_id, "absence", act, "#away-title")
 
 
 urlpatterns = [

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from campaigns.errors import NotAllowedError, RuleViolationError
 from campaigns.models import Absence, Campaign, PhaseStatus, Unit
-from campaigns.selectors.absences import is_away
+from campaigns.selectors.absences import standing_down
 from campaigns.selectors.records import Record, campaign_records
 from campaigns.services import orders_mark_done, phase_end, scout_order_give
 from campaigns.services.absences import absence_cancel, absence_declare
@@ -63,7 +63,7 @@ def test_while_away_the_chief_warlord_acts_and_the_phase_does_not_wait():
     orders_mark_done(user=chief.user, campaign=campaign)
     phase_end(user=chief.user, campaign=campaign)  # p2 is away: the phase need not wait
     records = campaign_records(campaign)
-    assert (is_away(p2), order is None or order.proxied_by_id == chief.pk,
+    assert (p2.pk in standing_down(campaign, [p2]), order is None or order.proxied_by_id == chief.pk,
             campaign.phases.filter(status=PhaseStatus.OPEN).get().kind, records[p2.pk]) == (
         True, True, "move_combat", Record(proxied=1))
 

@@ -340,6 +340,11 @@ class Stack(models.Model):
         return f"stack {self.pk} of {self.side.kind} in {self.hex}"
 
 
+def army_units() -> models.Count:
+    """A unit type's units bought at army design (pops are paid with pop points, §5)."""
+    return models.Count("units", filter=Q(units__popped=False))
+
+
 class Unit(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="units")
     side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="units")
@@ -358,6 +363,8 @@ class Unit(models.Model):
     all_on_road = models.BooleanField(default=True)
     # A pop bought and waiting to appear in this hex at the next scout phase (stack empty).
     pop_hex = models.CharField(max_length=8, blank=True)
+    # Bought with pop points (§5) during the campaign, not from the army's points budget.
+    popped = models.BooleanField(default=False)
     mount = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="riders"
     )

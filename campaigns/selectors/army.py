@@ -5,11 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError
-from campaigns.models import Campaign, Role, Unit, UnitType
+from campaigns.models import Campaign, Role, Unit, UnitType, army_units
 from campaigns.selectors import _membership
 from campaigns.services.setup import army_points_spent
 from rules.erfworld.units import format_fraction
@@ -23,7 +23,7 @@ def unit_types_visible(*, user: User, campaign: Campaign) -> QuerySet[UnitType]:
     if membership.role != Role.GM:
         types = (types.filter(side_id=membership.side_id) if membership.side_id is not None
                  else types.none())
-    return types.annotate(units_bought=Count("units")).order_by("side_id", "owner_id", "pk")
+    return types.annotate(units_bought=army_units()).order_by("side_id", "owner_id", "pk")
 
 
 def army_of(*, user: User, campaign: Campaign) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def army_of(*, user: User, campaign: Campaign) -> dict[str, Any]:
         raise NotAllowedError("Only players have an army; the Game Master plays the "
                               "opposition.", code="wrong_side")
     spent = army_points_spent(membership)
-    types = list(UnitType.objects.filter(owner=membership).annotate(units_bought=Count("units"))
+    types = list(UnitType.objects.filter(owner=membership).annotate(units_bought=army_units())
                  .order_by("pk"))
     units = list(Unit.objects.filter(owner=membership).select_related("unit_type")
                  .order_by("unit_type_id", "pk"))

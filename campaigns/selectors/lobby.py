@@ -27,6 +27,7 @@ from campaigns.models import (
     SideKind,
     Unit,
     UnitType,
+    army_units,
 )
 from campaigns.selectors.absences import local_today
 from campaigns.selectors.records import Record, campaign_records
@@ -53,17 +54,17 @@ def _is_alliance_player(m: Membership) -> bool:
 
 def army_entries(membership: Membership) -> dict[int, ArmyEntry]:
     """A player's army as the rules see it, by unit type id."""
-    types = UnitType.objects.filter(owner=membership).annotate(n=Count("units")).order_by("pk")
+    types = UnitType.objects.filter(owner=membership).annotate(n=army_units()).order_by("pk")
     return {t.pk: ArmyEntry(name=t.name, stats=unit_stats(t), count=t.n) for t in types}
 
 
 def _army(membership: Membership, campaign: Campaign) -> dict[str, Any]:
     types = list(
-        UnitType.objects.filter(owner=membership).annotate(n=Count("units")).order_by("pk")
+        UnitType.objects.filter(owner=membership).annotate(n=army_units()).order_by("pk")
     )
     units: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in types}
     for u in Unit.objects.filter(owner=membership).order_by("unit_type_id", "pk").values(
-        "id", "name", "unit_type_id", "commander_level"
+        "id", "name", "unit_type_id", "commander_level", "popped"
     ):
         units[u["unit_type_id"]].append(dict(u))
     spent = army_cost([ArmyEntry(name=t.name, stats=unit_stats(t), count=t.n) for t in types])

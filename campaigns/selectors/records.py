@@ -1,19 +1,25 @@
 """Players' records (NMR, "no move received"): for each alliance player and closed phase, one
 of played (orders marked done in time), late (done after the deadline), proxied (the Chief
-Warlord acted for them) and missed (the phase closed without their orders). A player with no
-closed phase yet is "new", never unreliable."""
+Warlord acted for them) and missed (the phase closed without their orders; a phase that the
+campaign's victory closed is missed by nobody). A player with no closed phase yet is "new",
+never unreliable."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from accounts.models import User
 from campaigns.models import Absence, Campaign, Membership, PhaseStatus, PlayerPhaseStatus
 from campaigns.selectors.absences import covered
 
 _SELF = Q(proxied_by__isnull=True)
+# Not done, in a phase that ended by its deadline or its closing, not by the victory (which
+# closes the open phase at the moment the campaign finishes).
+_MISSED = _SELF & Q(done_at__isnull=True) & (
+    Q(phase__campaign__finished_at__isnull=True)
+    | ~Q(phase__closed_at=F("phase__campaign__finished_at")))
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ def _records(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, Record]:
         played=Count("pk", filter=_SELF & Q(done_at__isnull=False, late=False)),
         late_n=Count("pk", filter=_SELF & Q(done_at__isnull=False, late=True)),
         proxied=Count("pk", filter=Q(proxied_by__isnull=False)),
-        missed=Count("pk", filter=_SELF & Q(done_at__isnull=True)),
+        missed=Count("pk", filter=_MISSED),
     )
     excused = _excused(statuses)
     return {r["membership"]: Record(played=r["played"], late=r["late_n"],
@@ -55,7 +61,7 @@ def _records(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, Record]:
 
 def _excused(statuses: QuerySet[PlayerPhaseStatus]) -> dict[int, int]:
     """Missed phases whose deadline fell on a day the player had declared themselves away."""
-    missed = list(statuses.filter(_SELF & Q(done_at__isnull=True))
+    missed = list(statuses.filter(_MISSED)
                   .select_related("phase", "membership__user"))
     if not missed:
         return {}

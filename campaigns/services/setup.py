@@ -12,7 +12,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
 from django.utils import timezone
 
 from accounts.models import User
@@ -34,6 +33,7 @@ from campaigns.models import (
     Turn,
     Unit,
     UnitType,
+    army_units,
 )
 from campaigns.scenarios import ScenarioStack, load_scenario, load_usable_scenario
 from campaigns.services.common import (
@@ -328,7 +328,7 @@ def _stats_from_input(
 
 def _army_entries(membership: Membership) -> dict[int, ArmyEntry]:
     """The player's army as the rules see it, by unit type id."""
-    types = UnitType.objects.filter(owner=membership).annotate(n=Count("units")).order_by("pk")
+    types = UnitType.objects.filter(owner=membership).annotate(n=army_units()).order_by("pk")
     return {
         t.pk: ArmyEntry(name=t.name, stats=unit_stats(t), count=t.n)
         for t in types

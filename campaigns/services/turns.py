@@ -319,7 +319,8 @@ def pops_buy(
                                       f"({player.user.username})") if is_commander else None)
         units.append(Unit(campaign=campaign, side_id=chosen.side_id, owner=player,
                           unit_type=chosen, name=name, current_hits=chosen.hits,
-                          commander_level=level, pop_hex=format_label(line.hex)))
+                          commander_level=level, pop_hex=format_label(line.hex),
+                          popped=True))
     Unit.objects.bulk_create(units)
     rolls = store_phase_rolls(phase, dice)
     player.pop_points = _decimal(purchase.points_left)

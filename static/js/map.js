@@ -1197,13 +1197,18 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
       const data = await api("POST", `stacks/${stackId}/move/`, { path });
       tool = null;
       const moved = data.stack ? data.stack.id : null;
+      // Ambushed, the stack stopped short of its destination: say where it is, not where
+      // it was going (data.path is the route it really took, start hex first).
+      const stopped = data.path[data.path.length - 1];
       result = {
-        text: `Moved to ${dest} for ${plural(cost, "movement point")}.` +
-          (data.ambushed ? " The stack was ambushed: see the combat report." : "") +
+        text: (data.ambushed
+          ? `Ambushed from ${path[data.path.length - 1]}: the stack stopped in ${stopped} after ${plural(data.cost, "movement point")}; see the combat report.`
+          : `Moved to ${dest} for ${plural(cost, "movement point")}.`) +
           (moved === null ? " The stack is gone." : ""),
         event: data.combat_event || null,
       };
-      await refresh(moved);
+      // A move can capture a fortified hex: what the side may repair changes with it.
+      await refresh(moved, { reloadTools: true });
     });
   }
 

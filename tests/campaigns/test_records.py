@@ -4,9 +4,10 @@ phase closed; on the overview beside each player and on the profile."""
 import pytest
 from django.utils import timezone
 
-from campaigns.models import Phase, PhaseStatus, PlayerPhaseStatus
+from campaigns.models import Fortification, Phase, PhaseStatus, PlayerPhaseStatus, Side
 from campaigns.selectors.records import Record, campaign_records, user_records
 from campaigns.services import orders_mark_done, phase_end
+from campaigns.services.engine import check_victory
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db
@@ -101,3 +102,17 @@ def test_no_limit_never_hands_a_player_over():
                          scout=Unit.objects.get(owner=p2, name="Scout 1"), directions=["SE"],
                          on_behalf_of=p2)
     assert caught.value.code == "not_late"
+
+
+def test_the_phase_the_victory_closes_is_missed_by_nobody():
+    campaign, gm, (p1, p2) = started_campaign_factory(players=2)
+    orders_mark_done(user=p1.user, campaign=campaign)
+    phase_end(user=gm, campaign=campaign)  # scout: p2 missed it
+    orders_mark_done(user=p1.user, campaign=campaign)
+    Fortification.objects.filter(campaign=campaign, hex=campaign.victory_hex).update(
+        owner=Side.objects.get(campaign=campaign, kind="alliance"))
+    check_victory(campaign=campaign, phase=None, actor=gm)
+    campaign.refresh_from_db()
+    records = campaign_records(campaign)
+    assert (campaign.status, records[p1.pk], records[p2.pk]) == (
+        "finished", Record(played=2), Record(missed=1))

@@ -6,7 +6,7 @@ import pytest
 from campaigns.errors import CampaignError
 from campaigns.models import Event, Fortification, Membership, Phase, Stack, Unit
 from campaigns.selectors import campaign_game_state, phase_history
-from campaigns.services import orders_mark_done, phase_end
+from campaigns.services import army_points_spent, orders_mark_done, phase_end
 from campaigns.services.gm_tools import (
     fortification_adjust_hits,
     phase_revert,
@@ -14,6 +14,7 @@ from campaigns.services.gm_tools import (
 )
 from campaigns.services.move_combat import stack_attack, stack_move
 from campaigns.services.turns import pop_points_grant, pop_points_share, pops_buy
+from rules.erfworld.units import format_fraction
 from tests.campaigns.engine_setup import (
     move_phase_campaign,
     open_phase,
@@ -156,3 +157,20 @@ def test_the_phase_closed_notification_counts_only_what_each_reader_may_know():
         gm.pk: "Turn 1: the alliance move/combat phase is closed; its dice seed is revealed. "
         "Healing: 1 unit with partial hits is restored to full.",
     }
+
+
+def test_pops_are_paid_with_pop_points_not_from_the_army_budget(client):
+    campaign, gm, (p1,) = move_phase_campaign()
+    spear = unit(p1, "Spearman 1")
+    spent_before = army_points_spent(p1)
+    pop_points_grant(user=gm, campaign=campaign, points=20)
+    pop_points_share(user=p1.user, campaign=campaign, shares={p1.pk: 15})
+    popped = pops_buy(user=p1.user, campaign=campaign, unit_type=spear.unit_type, count=2,
+                      hex="B10")
+    client.force_login(p1.user)
+    army = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    names = [u.name for u in popped]
+    assert ([u.popped for u in Unit.objects.filter(pk__in=[u.pk for u in popped])],
+            army_points_spent(p1), f"{names[0]} (pop)" in army,
+            f"Spent <strong>{format_fraction(spent_before)}</strong>" in army) == (
+        [True, True], spent_before, True, True)

@@ -29,11 +29,11 @@ from rules.erfworld.units import (
     ArmyEntry,
     army_cost,
     format_fraction,
-    unit_cost,
     unit_stats_from_dict,
     validate_unit_type,
 )
 from tests.e2e.conftest import DESKTOP
+from tests.e2e.helpers import buy, click_hex, cost_text, design, flash, phase_bar_says
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,46 +48,6 @@ ARMY = [
 ]
 SCOUT_PATH = ["B1", "B2", "C3", "D3", "D4"]
 PLAYER_ZONE = "Asia/Tokyo"
-
-
-def _cost(stats):
-    return format_fraction(unit_cost(unit_stats_from_dict(stats)))
-
-
-def _click_hex(page, label):
-    # Near the top of the hex: the stack badges sit in its lower half.
-    page.locator(f'[data-hex="{label}"]').click(position={"x": 30, "y": 8})
-
-
-def _flash(page):
-    return page.locator(".messages .message").all_inner_texts()
-
-
-def _phase_bar_says(page, text):
-    page.locator(".phase-bar-message").filter(has_text=text).wait_for()
-    return page.locator(".phase-bar-message").inner_text()
-
-
-def _design(page, name, stats, typed_defence=None):
-    """Types a unit type into the designer field by field; returns the live cost line."""
-    form = page.locator("form.design-form")
-    form.get_by_label("Name").fill(name)
-    for field in ("hits", "attack", "defence", "move"):
-        form.get_by_label(field.capitalize(), exact=True).fill(str(stats[field]))
-    for special in stats["specials"]:
-        form.get_by_label(special, exact=True).check()
-    cost = form.locator(".design-cost")
-    cost.filter(has_text=f"Cost: {_cost(stats)} points").wait_for()
-    return cost.inner_text()
-
-
-def _buy(page, type_name, count):
-    page.get_by_label(f"How many {type_name} to buy").fill(str(count))
-    row = page.locator("table.army tbody tr").filter(
-        has=page.get_by_role("rowheader", name=type_name, exact=True))
-    row.get_by_role("button", name="Buy").click()
-    page.locator(".messages").wait_for()
-    return _flash(page)
 
 
 def test_the_whole_journey(browser, browser_page, live_server, login, screenshot):
@@ -124,7 +84,7 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         page.goto(invite_url)
         screenshot(page, "02-invite")
         page.get_by_role("button", name="Join the alliance").click()
-        assert _flash(page) == ["You joined the alliance of Down the Broad Way."]
+        assert flash(page) == ["You joined the alliance of Down the Broad Way."]
 
         # --- 3. The army designer: a broken rule as it is typed, then the live cost.
         warlord_stats = ARMY[0][1]
@@ -141,15 +101,15 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         screenshot(page, "03-designer-rule-error")
         assert shown_errors == validate_unit_type(broken, name="Warlord")
 
-        cost_line = _design(page, "Warlord", warlord_stats)
+        cost_line = design(page, "Warlord", warlord_stats)
         screenshot(page, "04-designer-live-cost")
         movement_class = unit_stats_from_dict(warlord_stats).movement_class.value
-        assert cost_line == (f"Cost: {_cost(warlord_stats)} points per unit · "
+        assert cost_line == (f"Cost: {cost_text(warlord_stats)} points per unit · "
                              f"class: {movement_class}")
         page.get_by_role("button", name="Create unit type").click()
-        assert _flash(page) == [f"Unit type 'Warlord' designed ({_cost(warlord_stats)} "
+        assert flash(page) == [f"Unit type 'Warlord' designed ({cost_text(warlord_stats)} "
                                 "points each)."]
-        bought = _buy(page, "Warlord", 1)
+        bought = buy(page, "Warlord", 1)
         warlord = Unit.objects.get(campaign=campaign, owner__user=player, name="Warlord 1")
         assert bought == [f"Bought 1 × Warlord. Warlord 1 rolled commander level "
                           f"{warlord.commander_level}."]
@@ -157,10 +117,10 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         assert levels == f"Warlord 1 (level {warlord.commander_level})"
 
         for name, stats, count in ARMY[1:]:
-            _design(page, name, stats)
+            design(page, name, stats)
             page.get_by_role("button", name="Create unit type").click()
             page.locator("table.army").get_by_role("rowheader", name=name).wait_for()
-            _buy(page, name, count)
+            buy(page, name, count)
         spent = army_cost([ArmyEntry(name=n, stats=unit_stats_from_dict(s), count=c)
                            for n, s, c in ARMY])
         budget_line = page.locator(".army-budget").inner_text()
@@ -170,12 +130,12 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
 
         # --- 4. Army ready and the Chief Warlord vote (open until the GM starts).
         page.get_by_role("button", name="My army is ready").click()
-        assert _flash(page) == ["Your army is ready."]
+        assert flash(page) == ["Your army is ready."]
         page.get_by_label("Vote for").select_option(label="rowan")
         page.get_by_role("button", name="Vote").click()
         vote_text = page.locator(".lobby-vote p").first.inner_text()
         screenshot(page, "06-voted")
-        assert (_flash(page), vote_text) == (
+        assert (flash(page), vote_text) == (
             ["You voted for rowan as Chief Warlord."],
             "The election is open: 1 of 1 alliance players have voted (the votes are in the "
             "table above). You voted for rowan.")
@@ -185,7 +145,7 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         gm_page.get_by_role("button", name="Start the campaign").click()
         phase = Phase.objects.get(campaign=campaign, status=PhaseStatus.OPEN)
         screenshot(gm_page, "07-started")
-        assert (_flash(gm_page), phase.kind, phase.turn.number,
+        assert (flash(gm_page), phase.kind, phase.turn.number,
                 Membership.objects.get(campaign=campaign, role="player").is_chief_warlord) == (
             ["The campaign has started: turn 1's scout phase is open."], PhaseKind.SCOUT, 1,
             True)
@@ -210,7 +170,7 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         page.locator(f'[data-stack="{stack.pk}"]').click()
         page.get_by_role("button", name="Plan scout path").click()
         for label in SCOUT_PATH:
-            _click_hex(page, label)
+            click_hex(page, label)
         plan = page.locator(".scout-plan").inner_text()
         screenshot(page, "09-scout-path")
         page.get_by_role("button", name="Submit order").click()
@@ -222,9 +182,9 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
 
         # --- 8. The Chief Warlord marks done and ends the phase from the phase bar.
         page.get_by_role("button", name="I'm done").click()
-        _phase_bar_says(page, "Your orders are marked done.")
+        phase_bar_says(page, "Your orders are marked done.")
         page.get_by_role("button", name="End phase").click()
-        ended = _phase_bar_says(page, "The phase is closed")
+        ended = phase_bar_says(page, "The phase is closed")
         assert ended == "The phase is closed; turn 1: the alliance move/combat phase is open."
 
         # --- 9. The sighting appears on the map without a reload: the garrison in D4, seen
@@ -248,7 +208,7 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         page.wait_for_selector(".reach")
         shown = {g.get_attribute("data-reach"): int(g.text_content())
                  for g in page.locator(".reach").all()}
-        _click_hex(page, "D3")
+        click_hex(page, "D3")
         move_plan = page.locator(".move-plan").inner_text()
         screenshot(page, "11-move-preview")
         page.get_by_role("button", name="Confirm move").click()
@@ -298,9 +258,9 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
 
         # --- 13. The Chief Warlord ends the move/combat phase; the GM ends the opposition's.
         page.get_by_role("button", name="I'm done").click()
-        _phase_bar_says(page, "Your orders are marked done.")
+        phase_bar_says(page, "Your orders are marked done.")
         page.get_by_role("button", name="End phase").click()
-        assert _phase_bar_says(page, "The phase is closed") == (
+        assert phase_bar_says(page, "The phase is closed") == (
             "The phase is closed; turn 1: the opposition phase is open.")
 
         gm_page.goto("/campaigns/gm/")

@@ -180,6 +180,10 @@ class Role(models.TextChoices):
     GM = "gm", "Game Master"
     PLAYER = "player", "Player"
     OBSERVER = "observer", "Observer"
+    # Left the campaign, or was removed by the GM, after it started: no side any more; the
+    # units stay theirs as an open seat (the Chief Warlord commands them) until someone
+    # takes the seat over (`successor`).
+    FORMER = "former", "Former player"
 
 
 class Membership(models.Model):
@@ -202,6 +206,13 @@ class Membership(models.Model):
     pop_points = models.DecimalField(max_digits=10, decimal_places=3, default=0)
     army_ready_at = models.DateTimeField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # A former player: when they left (or were removed) and why; who took their seat.
+    left_at = models.DateTimeField(null=True, blank=True)
+    left_reason = models.TextField(blank=True)
+    removed_by_gm = models.BooleanField(default=False)
+    successor = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         constraints = [
@@ -644,6 +655,8 @@ class EventKind(models.TextChoices):
     PROCESSING_FLAGGED = "processing_flagged", "Deadline processing failed repeatedly"
     SETTINGS_CHANGED = "settings_changed", "Settings changed"
     ABSENCE = "absence", "Absence declared"
+    PLAYER_LEFT = "player_left", "Player left"
+    SEAT_TAKEN = "seat_taken", "Seat taken"
 
 
 def new_event_id() -> int:

@@ -26,6 +26,8 @@ urlpatterns: list[URLPattern] = [
     path(C + "gm/handover/", v.GmHandoverApi.as_view(), name="gm-handover"),
     path(C + "absences/", v.AbsenceDeclareApi.as_view(), name="absences"),
     path(C + "deputy/", v.DeputyChooseApi.as_view(), name="deputy"),
+    path(C + "leave/", v.LeaveApi.as_view(), name="leave"),
+    path(C + "gm/remove-player/", v.PlayerRemoveApi.as_view(), name="gm-remove-player"),
     path(C + "absences/<int:absence_id>/cancel/", v.AbsenceCancelApi.as_view(),
          name="absence-cancel"),
     path(C + "gm/shuffle-opposition/", v.OppositionShuffleApi.as_view(),

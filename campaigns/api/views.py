@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     extend_schema_view,
@@ -38,7 +39,7 @@ from campaigns.api.serializers import (
     PhaseSerializer,
     map_response,
 )
-from campaigns.models import Role
+from campaigns.models import Campaign, Role
 from campaigns.selectors.map_json import map_json
 from campaigns.services import (
     campaign_join,
@@ -54,6 +55,7 @@ from campaigns.services.deadlines import (
     deadline_extend,
     notifications_mark_read,
 )
+from campaigns.services.seats import open_seats, seat_claim
 from campaigns.services.settings import campaign_settings_update
 from rules.__main__ import dice_commit, dice_verify
 from rules.jsonio import InputError, as_object
@@ -262,6 +264,16 @@ class CampaignDetailApi(APIView):
 class CampaignJoinApi(APIView):
     class InputSerializer(serializers.Serializer):
         invite_code = serializers.CharField(max_length=64)
+        seat = serializers.IntegerField(
+            required=False, help_text="After the start: the open seat to take (its former "
+            "membership id, from GET with the invite code).")
+
+    class SeatsSerializer(serializers.Serializer):
+        campaign = serializers.IntegerField()
+        name = serializers.CharField()
+        status = serializers.CharField()
+        open_seats = serializers.ListField(child=serializers.DictField(), help_text=(
+            "After the start: {seat, name, units} for each seat a player left open."))
 
     class OutputSerializer(serializers.Serializer):
         membership = serializers.IntegerField(source="pk")
@@ -272,13 +284,44 @@ class CampaignJoinApi(APIView):
     @extend_schema(
         operation_id="campaigns_join", summary="Join a campaign with its invite code",
         request=InputSerializer, responses={201: OutputSerializer, **WRITE_ERRORS},
-        examples=[OpenApiExample("invite", value={"invite_code": "k3Jd9x"}, request_only=True)],
+        description="Before the start: join the alliance. After it: take an open seat with "
+        "`seat` (GET with the invite code lists them); the army is yours, a newcomer gets a "
+        "full phase.",
+        examples=[OpenApiExample("invite", value={"invite_code": "k3Jd9x"}, request_only=True),
+                  OpenApiExample("seat", value={"invite_code": "k3Jd9x", "seat": 14},
+                                 request_only=True)],
     )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        membership = campaign_join(user=_user(request), **data.validated_data)
+        seat = data.validated_data.pop("seat", None)
+        if seat is not None:
+            membership = seat_claim(user=_user(request), seat=seat, **data.validated_data)
+        else:
+            membership = campaign_join(user=_user(request), **data.validated_data)
         return Response(self.OutputSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="campaigns_join_info", summary="What an invite code offers",
+        description="Anyone with the invite code: the campaign, and after the start the seats "
+        "players left open (to take with POST and `seat`).",
+        parameters=[OpenApiParameter("invite_code", str, required=True)],
+        responses={200: SeatsSerializer, **_errors(400, 401, 404)},
+        examples=[answer_example("one open seat", {
+            "campaign": 3, "name": "Spring campaign", "status": "running",
+            "open_seats": [{"seat": 14, "name": "rowan", "units": 9}]})],
+    )
+    def get(self, request: Request) -> Response:
+        campaign = Campaign.objects.filter(
+            invite_code=str(request.query_params.get("invite_code", "")).strip()).first()
+        if campaign is None:
+            raise Http404
+        seats = [{"seat": m.pk, "name": m.user.public_name,
+                  "units": m.units.filter(current_hits__gt=0).count()}
+                 for m in open_seats(campaign)] if campaign.status != "setup" else []
+        return Response(self.SeatsSerializer({"campaign": campaign.pk, "name": campaign.name,
+                                              "status": campaign.status,
+                                              "open_seats": seats}).data)
 
 
 # --- Map and phase -------------------------------------------------------------------------

@@ -62,6 +62,7 @@ from campaigns.services import (
 )
 from campaigns.services.absences import absence_cancel, absence_declare
 from campaigns.services.scenarios import scenario_save, scenario_share, scenario_validate
+from campaigns.services.seats import player_leave, player_remove
 from campaigns.services.settings import gm_handover
 from rules.erfworld.types import Special
 
@@ -849,3 +850,57 @@ class SetupDiceApi(APIView):
         campaign = _campaign(request, campaign_id)
         body = setup_dice_verification(user=_user(request), campaign=campaign)
         return Response(SetupDiceSerializer(body).data)
+
+
+# --- Leaving and removal -------------------------------------------------------------------
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    membership = serializers.IntegerField(allow_null=True,
+                                          help_text="The former membership; null before the "
+                                          "start (the player is gone).")
+    seat_open = serializers.BooleanField(help_text="After the start the seat opens: the Chief "
+                                         "Warlord commands its stacks until someone takes it.")
+
+
+def _seat_answer(left: Membership | None) -> Response:
+    return Response(SeatOutputSerializer(
+        {"membership": left.pk if left else None, "seat_open": left is not None}).data)
+
+
+class LeaveApi(APIView):
+    @extend_schema(
+        operation_id="campaigns_leave", summary="Leave the campaign (a player)",
+        description="Before the start you leave with your army. After it your seat opens: you "
+        "become a former member (you see what everyone sees), the Chief Warlord commands "
+        "your stacks, and someone (you too) may take the seat by the invite link "
+        "(POST campaigns/join/ with `seat`).",
+        request=None, responses={200: SeatOutputSerializer, **WRITE_ERRORS},
+        examples=[answer_example("seat open", {"membership": 14, "seat_open": True})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        return _seat_answer(player_leave(user=_user(request),
+                                         campaign=_campaign(request, campaign_id)))
+
+
+class PlayerRemoveApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        membership = serializers.IntegerField(help_text="The player's membership id.")
+        reason = serializers.CharField(max_length=300, allow_blank=True,
+                                       help_text="Shown to everyone; required.")
+
+    @extend_schema(
+        operation_id="campaigns_gm_remove_player", summary="Remove a player (GM, with a reason)",
+        description="As if the player left (POST leave/), with the GM's reason made public.",
+        request=InputSerializer, responses={200: SeatOutputSerializer, **WRITE_ERRORS},
+        examples=[request_example("remove", {"membership": 14, "reason": "Gone for a month."})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        target = _player(campaign=campaign, membership_id=data.validated_data["membership"],
+                         field="membership")
+        return _seat_answer(player_remove(user=_user(request), campaign=campaign,
+                                          membership=target,
+                                          reason=data.validated_data["reason"]))

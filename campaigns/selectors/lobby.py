@@ -118,6 +118,7 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     for a in Absence.objects.filter(membership__campaign=campaign,
                                     ends_on__gte=timezone.now().date() - timedelta(days=1)):
         away.setdefault(a.membership_id, []).append(a)
+    successors = {m.pk: m.user.public_name for m in members}
     rows = []
     for m in members:
         rows.append({
@@ -131,7 +132,9 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
             "army_ready": m.army_ready_at is not None,
             "points_spent": format_fraction(spent[m.pk]) if m.pk in spent else None,
             "votes": m.votes if _is_alliance_player(m) else None,
-            "record": str(records.get(m.pk, Record())) if _is_alliance_player(m) else "",
+            "record": str(records.get(m.pk, Record()))
+            if _is_alliance_player(m) or m.role == Role.FORMER else "",
+            "left": _left(m, successors),
             "away": [f"{a.starts_on:%a %d %b}–{a.ends_on:%a %d %b}" for a in away.get(m.pk, [])
                      if a.ends_on >= local_today(m)],
             "is_viewer": m.pk == viewer.pk,
@@ -159,7 +162,21 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
         "not_ready": [m.user.public_name for m in players if m.army_ready_at is None],
         "army": _army(viewer, campaign) if _is_alliance_player(viewer) else None,
         "victory": victory_condition(campaign),
+        "open_seats": [{"id": m.pk, "name": m.user.public_name} for m in members
+                       if m.role == Role.FORMER and m.successor_id is None],
+        "removable": [{"id": m.pk, "name": m.user.public_name} for m in players],
     }
+
+
+def _left(m: Membership, names: dict[int, str]) -> str:
+    """A former player's line: when they left (or were removed, and why) and their seat."""
+    if m.role != Role.FORMER or m.left_at is None:
+        return ""
+    how = (f"removed by the GM {m.left_at:%d %b}: {m.left_reason}" if m.removed_by_gm
+           else f"left {m.left_at:%d %b}")
+    seat = (f"seat taken by {names.get(m.successor_id, 'a new player')}"
+            if m.successor_id else "seat open (the Chief Warlord commands it)")
+    return f"{how}; {seat}"
 
 
 def _wins(name: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, Q
 
 from accounts.models import User
 from campaigns.models import (
@@ -33,7 +33,10 @@ def acting_for(*, viewer: Membership, on_behalf_of: str | None) -> dict[str, Any
         return None
     ally = (
         Membership.objects.select_related("user")
-        .filter(pk=pk, campaign_id=viewer.campaign_id, role=Role.PLAYER, side_id=viewer.side_id)
+        .filter(Q(role=Role.PLAYER, side_id=viewer.side_id)
+                | Q(role=Role.FORMER, successor__isnull=True, left_at__isnull=False,
+                    units__side_id=viewer.side_id),
+                pk=pk, campaign_id=viewer.campaign_id)
         .exclude(pk=viewer.pk)
         .first()
     )

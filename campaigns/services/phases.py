@@ -40,6 +40,7 @@ from campaigns.services.common import (
     side_of,
 )
 from campaigns.services.knowledge import Glimpse, remember
+from campaigns.services.seats import is_open_seat
 from rules.dice import commitment, new_seed
 from rules.erfworld.scouting import (
     ScoutOrderError,
@@ -172,9 +173,10 @@ def _flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
 
 def _acting_for(
     *, user: User, campaign: Campaign, phase: Phase, on_behalf_of: Membership | None
-) -> tuple[Membership, Membership | None, PlayerPhaseStatus]:
+) -> tuple[Membership, Membership | None, PlayerPhaseStatus | None]:
     """(the player whose orders these are, the Chief Warlord acting by proxy or None, and
-    that player's status row, locked). Proxy needs the Chief Warlord and a late player."""
+    that player's status row, locked; None for an open seat). Proxy needs the Chief Warlord
+    and a late player, or an open seat."""
     actor = require_alliance_player(user=user, campaign=campaign)
     player, proxy = actor, None
     if on_behalf_of is not None and on_behalf_of.pk != actor.pk:
@@ -187,9 +189,17 @@ def _acting_for(
         target = Membership.objects.select_related("user", "side").filter(
             pk=on_behalf_of.pk, campaign=campaign
         ).first()
-        if target is None or target.role != Role.PLAYER or target.side_id != actor.side_id:
+        seat = target is not None and is_open_seat(target) and Unit.objects.filter(
+            owner=target, side=actor.side).exists()
+        if target is None or not seat and (target.role != Role.PLAYER
+                                           or target.side_id != actor.side_id):
             raise NotAllowedError("That player is not in the alliance.", code="wrong_side")
         player, proxy = target, actor
+        if seat:
+            # An open seat's units hold under the Chief Warlord, on the alliance's side; the
+            # seat has no status in the phase (it is not waited for) and is never "late".
+            player.side, player.side_id = actor.side, actor.side_id
+            return player, proxy, None
     status = PlayerPhaseStatus.objects.select_for_update().filter(
         phase=phase, membership=player
     ).first()
@@ -207,8 +217,8 @@ def _acting_for(
     return player, proxy, status
 
 
-def _record_proxy(status: PlayerPhaseStatus, proxy: Membership | None) -> None:
-    if proxy is None:
+def _record_proxy(status: PlayerPhaseStatus | None, proxy: Membership | None) -> None:
+    if proxy is None or status is None:
         return
     status.late = True
     status.proxied_by = proxy
@@ -316,6 +326,9 @@ def orders_mark_done(
     player, proxy, status = _acting_for(
         user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
     )
+    if status is None:
+        raise WrongStateError(f"{player.user.public_name}'s seat is open: nobody is waited for "
+                              "there, so there is nothing to mark done.", code="seat_open")
     if status.done_at is not None:
         raise WrongStateError(f"{player.user.public_name}'s orders are already marked done.",
                               code="already_done")
@@ -346,6 +359,7 @@ def orders_mark_not_done(*, user: User, campaign: Campaign) -> PlayerPhaseStatus
     campaign = lock_campaign(campaign)
     phase = _open_phase_locked(campaign)
     player, _, status = _acting_for(user=user, campaign=campaign, phase=phase, on_behalf_of=None)
+    assert status is not None  # one's own status: only an open seat has none
     if status.done_at is None:
         raise WrongStateError("Your orders are not marked done.", code="not_done")
     if status.proxied_by_id is not None:

@@ -85,9 +85,18 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         # time; the GM may end any phase at any time (services/phases.py phase_end).
         "can_end_phase": is_gm or (is_chief and not waiting),
         "end_phase_waiting": [p["name"] for p in waiting] if is_chief else [],
-        "act_for": [p for p in late if p["membership"] != membership.pk] if is_chief else [],
+        "act_for": ([p for p in late if p["membership"] != membership.pk]
+                    + _open_seat_rows(campaign)) if is_chief else [],
         "is_scout_phase": board["phase"] == PhaseKind.SCOUT,
     }
+
+
+def _open_seat_rows(campaign: Campaign) -> list[dict[str, Any]]:
+    """Open seats, for the Chief Warlord to give their stacks' orders (never waited for)."""
+    from campaigns.services.seats import open_seats
+
+    return [{"membership": m.pk, "name": m.user.public_name, "open_seat": True}
+            for m in open_seats(campaign)]
 
 
 def _paused(campaign: Campaign) -> dict[str, Any] | None:

@@ -29,6 +29,7 @@ from campaigns.models import (
     Membership,
     Phase,
     PhaseStatus,
+    Role,
     UnitType,
 )
 from campaigns.selectors.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
@@ -52,6 +53,7 @@ from campaigns.services import (
     units_buy,
 )
 from campaigns.services.absences import absence_cancel, absence_declare
+from campaigns.services.seats import open_seats, player_leave, player_remove, seat_claim
 from campaigns.services.settings import settings_rows
 from campaigns.web import campaign_page_context, member_or_404
 
@@ -200,29 +202,51 @@ def phase_end_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 def join(request: HttpRequest, invite_code: str) -> HttpResponse:
+    """Before the start: join the alliance. After it: take an open seat, if there is one (a
+    former player may take back their own)."""
     campaign = Campaign.objects.filter(invite_code=invite_code).first()
     if campaign is None:
         raise Http404("This invite link does not belong to any campaign.")
     member = Membership.objects.filter(
         campaign=campaign, user=request.user  # type: ignore[misc]
-    ).exists()
-    if member:
+    ).first()
+    if member is not None and member.role != Role.FORMER:
         return redirect("campaigns:lobby", campaign.pk)
     error = ""
     if request.method == "POST":
         try:
-            campaign_join(user=request.user, invite_code=invite_code)  # type: ignore[arg-type]
+            if campaign.status == CampaignStatus.SETUP or not request.POST.get("seat"):
+                campaign_join(user=request.user, invite_code=invite_code)  # type: ignore[arg-type]
+                done = f"You joined the alliance of {campaign.name}."
+            else:
+                seat = seat_claim(user=request.user,  # type: ignore[arg-type]
+                                  invite_code=invite_code, seat=_int(request.POST.get("seat")))
+                done = (f"You took over a seat in {campaign.name}: its army is yours."
+                        if seat.pk != getattr(member, "pk", None)
+                        else f"Welcome back: your seat in {campaign.name} is yours again.")
         except CampaignError as exc:
             error = str(exc)
         else:
-            messages.success(request, f"You joined the alliance of {campaign.name}.")
+            messages.success(request, done)
             return redirect("campaigns:lobby", campaign.pk)
     players = Membership.objects.filter(campaign=campaign, role="player").count()
+    seats = [{"id": m.pk, "name": m.user.public_name,
+              "units": m.units.filter(current_hits__gt=0).count(),
+              "own": member is not None and m.pk == member.pk}
+             for m in open_seats(campaign)] if campaign.status != CampaignStatus.SETUP else []
     return render(
         request, "campaigns/lobby_join.html",
-        {"invite_campaign": campaign, "players": players, "error": error},
+        {"invite_campaign": campaign, "players": players, "error": error, "seats": seats,
+         "started": campaign.status != CampaignStatus.SETUP},
         status=400 if error else 200,
     )
+
+
+def _int(value: str | None) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        return 0
 
 
 # --- Lobby ---------------------------------------------------------------------------------
@@ -261,7 +285,9 @@ def _lobby_page(
     form = form or {"name": "", "hits": "", "attack": "", "defence": "", "move": "",
                     "specials": []}
     errors = dict(errors or {})
-    shown_here: set[str] = {"absence"} if state["is_alliance_player"] else set()
+    shown_here: set[str] = {"absence", "leave"} if state["is_alliance_player"] else set()
+    if state["is_gm"]:
+        shown_here |= {"remove", "invite"}
     if state["is_gm"] or state["viewer"].is_chief_warlord:
         shown_here.add("deputy")
     if campaign.status == CampaignStatus.SETUP:
@@ -553,6 +579,45 @@ def absence_cancel_view(request: HttpRequest, campaign_id: int, absence_id: int)
     return _lobby_action(request, campaign_id, "absence", act, "#away-title")
 
 
+@login_required
+@require_POST
+def leave_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A player leaves: before the start they are gone (back home), after it their seat opens
+    and they stay a former member who sees what everyone sees."""
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    if request.POST.get("confirm") != "yes":
+        return _refused(request, campaign, "leave", CampaignError(
+            "Tick the box to confirm that you leave the campaign.", code="confirm_required"))
+    try:
+        left = player_leave(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+    except CampaignError as exc:
+        return _refused(request, campaign, "leave", exc)
+    if left is None:
+        messages.success(request, f"You left {campaign.name}.")
+        return redirect("home")
+    messages.success(request, f"You left {campaign.name}. Your seat is open: the Chief Warlord "
+                     "commands your stacks until someone takes it.")
+    return redirect("campaigns:lobby", campaign.pk)
+
+
+@login_required
+@require_POST
+def remove_player_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        target = Membership.objects.filter(campaign=campaign,
+                                           pk=_int(request.POST.get("membership"))).first()
+        if target is None:
+            raise CampaignError("Choose the player to remove.", code="invalid_field")
+        player_remove(user=user, campaign=campaign, membership=target,
+                      reason=request.POST.get("reason", ""))
+        return (f"{target.user.public_name} was removed."
+                + (" Their seat is open: share the invite link to fill it."
+                   if campaign.status != CampaignStatus.SETUP else ""))
+
+    return _lobby_action(request, campaign_id, "remove", act, "#remove-title")
+
+
 urlpatterns = [
     path("join/<str:invite_code>/", join, name="join"),
     path("<int:campaign_id>/", lobby, name="lobby"),
@@ -578,4 +643,6 @@ urlpatterns = [
     path("<int:campaign_id>/absences/<int:absence_id>/cancel/", absence_cancel_view,
          name="absence-cancel"),
     path("<int:campaign_id>/shuffle-opposition/", shuffle_view, name="shuffle-opposition"),
+    path("<int:campaign_id>/leave/", leave_view, name="leave"),
+    path("<int:campaign_id>/remove-player/", remove_player_view, name="remove-player"),
 ]

@@ -346,6 +346,13 @@ def paused(world: World) -> World:
     return world
 
 
+def player_left(world: World) -> World:
+    from campaigns.services.seats import player_leave
+
+    player_leave(user=world.player.user, campaign=world.campaign)
+    return world
+
+
 def then(*steps: Callable[[World], World],
          base: Callable[[], World] = started_world) -> Callable[[], World]:
     """A started world (or `base`) with `steps` applied in order."""
@@ -423,6 +430,12 @@ ROWS: list[Row] = [
         expect=expect(outsider=201, player=(400, "already_member"),
                       ally=(400, "already_member"), chief_warlord=(400, "already_member"),
                       gm=(400, "already_member"))),
+    Row("campaign-join", "POST", variant="an open seat", world=then(player_left),
+        url_kwargs=lambda w: {},
+        body=lambda w: {"invite_code": w.campaign.invite_code, "seat": w.player.pk},
+        # Anyone with the code takes an open seat, its former holder too; members may not.
+        expect=expect(outsider=201, player=201, ally=(400, "already_member"),
+                      chief_warlord=(400, "already_member"), gm=(400, "already_member"))),
     Row("campaigns", "POST", url_kwargs=lambda w: {},
         body=lambda w: {"scenario": "broad_way", "name": "Another"},
         # Anyone logged in may create a campaign and become its GM.
@@ -482,6 +495,10 @@ ROWS: list[Row] = [
     Row("absence-cancel", "POST", world=then(away),
         url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "absence_id": w.refs["absence"]},
         expect=expect(player=204, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
+    Row("leave", "POST",
+        expect=expect(player=200, ally=200, chief_warlord=200, gm=(400, "gm_cannot_leave"))),
+    Row("gm-remove-player", "POST", body=lambda w: {"membership": w.ally.pk, "reason": "gone"},
+        expect=gm_only()),
     Row("gm-handover", "POST", world=then(new_gm), body=lambda w: {"username": "successor"},
         expect=gm_only()),
     Row("gm-close-election", "POST", world=then(voted, base=setup_world(chief=False)),

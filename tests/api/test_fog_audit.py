@@ -98,6 +98,10 @@ def every_phase(audit: Audit) -> Iterator[str]:
         yield audit.base("phase-dice", phase_id=pk)
 
 
+def join_info(audit: Audit) -> Iterator[str]:
+    yield reverse("api:campaign-join") + f"?invite_code={audit.campaign.invite_code}"
+
+
 def every_thread(audit: Audit) -> Iterator[str]:
     threads_ensure(campaign=audit.campaign)
     for pk in Thread.objects.filter(campaign=audit.campaign).order_by("pk").values_list(
@@ -109,6 +113,7 @@ def every_thread(audit: Audit) -> Iterator[str]:
 GET_ROUTES: dict[str, Callable[[Audit], Iterator[str]]] = {
     "campaigns": plain("campaigns", campaign=False),
     "campaign": plain("campaign"),
+    "campaign-join": join_info,
     "map": plain("map"),
     "phase-status": plain("phase-status"),
     "notifications": plain("notifications", campaign=False),

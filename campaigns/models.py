@@ -102,6 +102,10 @@ class Campaign(models.Model):
     max_pause_hours = models.PositiveIntegerField(null=True, blank=True)
     # Days of declared absence each player may take over the campaign.
     absence_days = models.PositiveIntegerField(default=14)
+    # True: an alliance phase whose deadline comes while a player not yet done is away waits
+    # for them (its deadline moves to the end of their absence) instead of the Chief Warlord
+    # giving their orders.
+    absence_extends = models.BooleanField(default=False)
     # After this many phases missed in a row (no orders, no proxy, not away) the Chief Warlord
     # commands the player's stacks until they return; None: never.
     missed_phases_limit = models.PositiveIntegerField(null=True, blank=True, default=2)
@@ -213,6 +217,16 @@ class Membership(models.Model):
     successor = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Standing orders: what the Chief Warlord (or the engine) does for this player when they
+    # are late: "" (the Chief Warlord decides), "hold" (their stacks neither move nor fight)
+    # or "no_attacks"; a scout path the engine orders at the scout phase's close if they gave
+    # none; a note for the Chief Warlord.
+    standing_orders = models.CharField(max_length=16, blank=True)
+    standing_scout = models.ForeignKey(
+        "Unit", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    standing_directions = models.JSONField(default=list, blank=True)
+    standing_note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         constraints = [
@@ -657,6 +671,7 @@ class EventKind(models.TextChoices):
     ABSENCE = "absence", "Absence declared"
     PLAYER_LEFT = "player_left", "Player left"
     SEAT_TAKEN = "seat_taken", "Seat taken"
+    STANDING_ORDERS = "standing_orders", "Standing orders"
 
 
 def new_event_id() -> int:

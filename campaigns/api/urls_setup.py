@@ -27,6 +27,7 @@ urlpatterns: list[URLPattern] = [
     path(C + "absences/", v.AbsenceDeclareApi.as_view(), name="absences"),
     path(C + "deputy/", v.DeputyChooseApi.as_view(), name="deputy"),
     path(C + "leave/", v.LeaveApi.as_view(), name="leave"),
+    path(C + "standing-orders/", v.StandingOrdersApi.as_view(), name="standing-orders"),
     path(C + "gm/remove-player/", v.PlayerRemoveApi.as_view(), name="gm-remove-player"),
     path(C + "absences/<int:absence_id>/cancel/", v.AbsenceCancelApi.as_view(),
          name="absence-cancel"),

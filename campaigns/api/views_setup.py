@@ -33,7 +33,15 @@ from campaigns.api.views import (
     request_example,
 )
 from campaigns.errors import CampaignError, ScenarioError
-from campaigns.models import Absence, Campaign, Membership, Phase, PhaseStatus, UnitType
+from campaigns.models import (
+    Absence,
+    Campaign,
+    Membership,
+    Phase,
+    PhaseStatus,
+    Unit,
+    UnitType,
+)
 from campaigns.scenarios import Scenario, load_scenario, usable_scenario_keys
 from campaigns.selectors.army import army_of, unit_types_visible
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
@@ -64,6 +72,7 @@ from campaigns.services.absences import absence_cancel, absence_declare
 from campaigns.services.scenarios import scenario_save, scenario_share, scenario_validate
 from campaigns.services.seats import player_leave, player_remove
 from campaigns.services.settings import gm_handover
+from campaigns.services.standing import standing_orders_set
 from rules.erfworld.types import Special
 
 
@@ -904,3 +913,50 @@ class PlayerRemoveApi(APIView):
         return _seat_answer(player_remove(user=_user(request), campaign=campaign,
                                           membership=target,
                                           reason=data.validated_data["reason"]))
+
+
+class StandingOrdersApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        mode = serializers.ChoiceField(choices=["", "hold", "no_attacks"], allow_blank=True,
+                                       help_text='"" (the Chief Warlord decides), "hold" or '
+                                       '"no_attacks".')
+        scout = serializers.IntegerField(required=False, allow_null=True,
+                                         help_text="One of your scouts, for a standing path.")
+        directions = serializers.ListField(child=serializers.CharField(max_length=2),
+                                           required=False, max_length=20)
+        note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    class OutputSerializer(serializers.Serializer):
+        mode = serializers.CharField(source="standing_orders")
+        scout = serializers.IntegerField(source="standing_scout_id", allow_null=True)
+        directions = serializers.ListField(source="standing_directions",
+                                           child=serializers.CharField())
+        note = serializers.CharField(source="standing_note")
+
+    @extend_schema(
+        operation_id="campaigns_standing_orders",
+        summary="File your standing orders (for when you are late)",
+        description="Whoever gives your orders while you are late keeps to `hold` (no moves, "
+        "no attacks) or `no_attacks`; a scout path is ordered for you when the scout phase "
+        "closes if you gave that scout none. Replaces what you filed before.",
+        request=InputSerializer, responses={200: OutputSerializer, **WRITE_ERRORS},
+        examples=[request_example("hold, and scout", {
+            "mode": "hold", "scout": 41, "directions": ["SE", "S"],
+            "note": "Keep the riders in the woods."})],
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = _campaign(request, campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        scout_id = data.validated_data.get("scout")
+        scout = None
+        if scout_id is not None:
+            scout = Unit.objects.filter(campaign=campaign, pk=scout_id).first()
+            if scout is None:
+                raise CampaignError("Choose one of your scouts.", code="not_a_scout",
+                                    field="scout")
+        player = standing_orders_set(
+            user=_user(request), campaign=campaign, mode=data.validated_data["mode"],
+            note=data.validated_data.get("note", ""), scout=scout,
+            directions=data.validated_data.get("directions", []))
+        return Response(self.OutputSerializer(player).data)

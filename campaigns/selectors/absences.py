@@ -48,7 +48,9 @@ def standing_down(campaign: Campaign, memberships: Iterable[Membership],
         return set()
     now = now or timezone.now()
     absences = _absences_of(members)
-    out = {m.pk for m in members if covered(absences.get(m.pk, []), now, m)}
+    # Away stands down, unless the campaign's absences extend the phase (it waits instead).
+    out = (set() if campaign.absence_extends
+           else {m.pk for m in members if covered(absences.get(m.pk, []), now, m)})
     limit = campaign.missed_phases_limit
     if limit is None:
         return out

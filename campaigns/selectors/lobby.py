@@ -165,7 +165,22 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
         "open_seats": [{"id": m.pk, "name": m.user.public_name} for m in members
                        if m.role == Role.FORMER and m.successor_id is None],
         "removable": [{"id": m.pk, "name": m.user.public_name} for m in players],
+        "standing": _standing(viewer) if _is_alliance_player(viewer) else None,
     }
+
+
+def _standing(viewer: Membership) -> dict[str, Any]:
+    """The viewer's standing orders as the overview's form shows them, with their scouts."""
+    from campaigns.services.standing import MODES, describe
+
+    # (Filtered here: SQLite, the embedded default, has no JSON "contains" lookup.)
+    scouts = [{"id": u.pk, "name": u.name} for u in Unit.objects.filter(
+        owner=viewer, current_hits__gt=0).select_related("unit_type").order_by("pk")
+        if "scout" in u.unit_type.specials]
+    return {"mode": viewer.standing_orders, "modes": list(MODES.items()),
+            "scout": viewer.standing_scout_id, "scouts": scouts,
+            "directions": " ".join(viewer.standing_directions), "note": viewer.standing_note,
+            "summary": describe(viewer)}
 
 
 def _left(m: Membership, names: dict[int, str]) -> str:

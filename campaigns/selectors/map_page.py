@@ -42,7 +42,10 @@ def acting_for(*, viewer: Membership, on_behalf_of: str | None) -> dict[str, Any
     )
     if ally is None:
         return None
-    return {"membership": ally.pk, "name": ally.user.public_name}
+    from campaigns.services.standing import describe
+
+    return {"membership": ally.pk, "name": ally.user.public_name,
+            "open_seat": ally.role == Role.FORMER, "standing": describe(ally)}
 
 
 def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:

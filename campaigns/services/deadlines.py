@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -132,6 +132,8 @@ def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]
     if phase.processing_flagged_at is not None:
         return []
     actions = _send_reminders(campaign, phase, now)
+    if now >= phase.deadline_at and _extended_for_absences(campaign, phase, now):
+        return [*actions, SweepAction(campaign.pk, phase.pk, "extended_for_absence")]
     if now >= phase.deadline_at and phase.deadline_processed_at is None:
         actions.extend(_deadline_reached(campaign, phase, now))
     if now >= phase.deadline_at and campaign.hard_deadline:
@@ -149,6 +151,45 @@ def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]
                      f"{phase.get_kind_display().lower()} closed early.")
         actions.append(SweepAction(campaign.pk, phase.pk, "early_closed"))
     return actions
+
+
+def _extended_for_absences(campaign: Campaign, phase: Phase, now: datetime) -> bool:
+    """With `absence_extends`, an alliance phase reaching its deadline while a player not
+    done is away moves its deadline to the end of the last such absence (midnight after its
+    last day, in that player's zone). Returns whether it did."""
+    if not campaign.absence_extends or phase.kind not in ALLIANCE_PHASES:
+        return False
+    from campaigns.models import Absence
+    from campaigns.selectors.absences import covered
+
+    pending = _pending_players(phase)
+    ends: list[tuple[datetime, Membership]] = []
+    for a in Absence.objects.filter(membership__in=pending).select_related("membership__user"):
+        if covered([a], now, a.membership):
+            zone = a.membership.user.zone
+            end = datetime.combine(a.ends_on + timedelta(days=1), datetime.min.time(), zone)
+            ends.append((end, a.membership))
+    if not ends:
+        return False
+    end = max(e for e, _ in ends).astimezone(UTC)
+    if end <= phase.deadline_at:
+        return False
+    phase.deadline_at = end
+    phase.version += 1
+    phase.save(update_fields=["deadline_at", "version"])
+    away = sorted({m.user.public_name for _, m in ends})
+    event = record_event(
+        campaign=campaign, kind=EventKind.DEADLINE_EXTENDED, phase=phase,
+        summary=f"Turn {phase.turn.number}'s {phase.get_kind_display().lower()} waits for "
+        f"{', '.join(away)}, away: its deadline moves to {end:%Y-%m-%d %H:%M} UTC (the "
+        "campaign's absences extend the phase).",
+        payload={"deadline_at": end.isoformat(), "away": [m.pk for _, m in ends],
+                 "absence": True})
+    Notice.objects.create(campaign=campaign, phase=phase, event=event, body=event.summary)
+    notify(event=event, users=[s.membership.user for s in
+                               phase.player_statuses.select_related("membership__user")]
+           + members_of(campaign, gm=True))
+    return True
 
 
 def _everyone_done(phase: Phase) -> bool:

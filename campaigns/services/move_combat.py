@@ -63,6 +63,7 @@ from campaigns.services.engine import (
     store_phase_rolls,
 )
 from campaigns.services.knowledge import Glimpse, alliance_witnesses
+from campaigns.services.standing import require_standing
 from rules.erfworld.board import Board, other_side
 from rules.erfworld.combat import (
     AttackError,
@@ -221,6 +222,7 @@ def stack_move(
     campaign, actor, stack, units = _own_stack(
         user=user, campaign=campaign, stack=stack, on_behalf_of=on_behalf_of
     )
+    require_standing(actor, attack=False)
     if (path is None) == (destination is None):
         raise RuleViolationError("Give either a path or a destination.", code="invalid_field",
                                  field="path")
@@ -686,6 +688,7 @@ def stack_attack(
     attacker, defender = lock_stacks(campaign, [stack, target])
     att_units = stack_units(attacker)
     require_own(actor, attacker, att_units)
+    require_standing(actor, attack=True)
     setup = attack_setup(campaign=campaign, side=actor.side, attacker=attacker,
                          defender=defender, attacker_units=att_units, withdraw=withdraw,
                          directed_at=directed_at, ranged=ranged)
@@ -800,6 +803,7 @@ def fortification_besiege(
     campaign, actor, stack, units = _own_stack(
         user=user, campaign=campaign, stack=stack, on_behalf_of=on_behalf_of
     )
+    require_standing(actor, attack=True)
     fort = Fortification.objects.select_for_update().select_related("owner").filter(
         pk=fortification.pk, campaign=campaign).first()
     if fort is None:

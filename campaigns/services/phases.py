@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -225,6 +226,36 @@ def _record_proxy(status: PlayerPhaseStatus | None, proxy: Membership | None) ->
     status.save(update_fields=["late", "proxied_by"])
 
 
+def check_scout_path(campaign: Campaign, unit: Unit, directions: Sequence[str]) -> list[str]:
+    """The hexes `unit` would inspect along `directions` from where it stands now (§5), or
+    the rule's refusal (not on the map, not a scout, no commander in its hex, a bad path)."""
+    if unit.stack is None or unit.current_hits == 0:
+        raise WrongStateError(f"{unit.name} is not on the map.", code="not_on_map")
+    stats = unit_stats(unit.unit_type)
+    scout_hex = parse_label(unit.stack.hex)
+    commander_in_hex = any(
+        unit_stats(u.unit_type).has(Special.COMMANDER)
+        for u in Unit.objects.select_related("unit_type").filter(
+            campaign=campaign, side_id=unit.side_id, stack__hex=unit.stack.hex,
+            current_hits__gt=0,
+        )
+    )
+    try:
+        inspected = validate_scout_order(
+            scout=stats, scout_hex=scout_hex, commander_in_hex=commander_in_hex,
+            directions=list(directions), board=board_for(campaign),
+        )
+    except ScoutOrderError as exc:
+        if not stats.has(Special.SCOUT):
+            code = "not_a_scout"
+        elif not commander_in_hex:
+            code = "no_commander_in_hex"
+        else:
+            code = "invalid_scout_path"
+        raise RuleViolationError(str(exc), code=code, field="directions") from exc
+    return [format_label(h) for h in inspected]
+
+
 @transaction.atomic
 def scout_order_give(
     *,
@@ -252,31 +283,8 @@ def scout_order_give(
             f"{scout.name if named else 'That unit'} is not one of "
             f"{player.user.public_name}'s units.", code="not_your_unit"
         )
-    if unit.stack is None or unit.current_hits == 0:
-        raise WrongStateError(f"{unit.name} is not on the map.", code="not_on_map")
-    stats = unit_stats(unit.unit_type)
-    scout_hex = parse_label(unit.stack.hex)
-    commander_in_hex = any(
-        unit_stats(u.unit_type).has(Special.COMMANDER)
-        for u in Unit.objects.select_related("unit_type").filter(
-            campaign=campaign, side_id=unit.side_id, stack__hex=unit.stack.hex,
-            current_hits__gt=0,
-        )
-    )
-    try:
-        inspected = validate_scout_order(
-            scout=stats, scout_hex=scout_hex, commander_in_hex=commander_in_hex,
-            directions=list(directions), board=board_for(campaign),
-        )
-    except ScoutOrderError as exc:
-        if not stats.has(Special.SCOUT):
-            code = "not_a_scout"
-        elif not commander_in_hex:
-            code = "no_commander_in_hex"
-        else:
-            code = "invalid_scout_path"
-        raise RuleViolationError(str(exc), code=code, field="directions") from exc
-    labels = [format_label(h) for h in inspected]
+    labels = check_scout_path(campaign, unit, directions)
+    assert unit.stack is not None  # checked: the scout is on the map
     order, created = ScoutOrder.objects.update_or_create(
         phase=phase, scout=unit,
         defaults={"given_by": player, "proxied_by": proxy,
@@ -424,6 +432,9 @@ def phase_close(
         from campaigns.services.turns import close_acting_phase
 
         return close_acting_phase(campaign=campaign, phase=phase, actor=actor, now=now)
+    from campaigns.services.standing import apply_standing_scouts
+
+    apply_standing_scouts(campaign, phase)
     report = _resolve_scouting(campaign, phase)
     statuses = list(phase.player_statuses.filter(done_at__isnull=True, late=False))
     for s in statuses:

@@ -57,6 +57,9 @@ SETTINGS: dict[str, Setting] = {
     "max_pause_hours": Setting("Pause cap for the whole campaign", "optional_int", 0,
                                24 * 365, unit="hours", empty="no cap"),
     "absence_days": Setting("Days of absence per player", "int", 0, 365, unit="days"),
+    "absence_extends": Setting("An absence extends the phase (instead of the Chief Warlord "
+                               "giving the absent player's orders)", "bool",
+                               when="next_phase"),
     "missed_phases_limit": Setting("Phases missed in a row before the Chief Warlord takes "
                                    "over", "optional_int", 1, 20, unit="phases",
                                    empty="never"),

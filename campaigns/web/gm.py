@@ -277,7 +277,7 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 SETTINGS_GROUPS = [
     ("The campaign", ["name", "description", "player_cap", "absence_days",
-                      "missed_phases_limit"]),
+                      "absence_extends", "missed_phases_limit"]),
     ("Pace", ["scout_hours", "phase_hours", "opposition_hours", "deadline_mode",
               "deadline_clock", "deadline_zone", "deadline_days_off", "hard_deadline",
               "early_close", "max_extension_hours", "max_pause_hours"]),

@@ -30,6 +30,7 @@ from campaigns.models import (
     Phase,
     PhaseStatus,
     Role,
+    Unit,
     UnitType,
 )
 from campaigns.selectors.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
@@ -55,6 +56,7 @@ from campaigns.services import (
 from campaigns.services.absences import absence_cancel, absence_declare
 from campaigns.services.seats import open_seats, player_leave, player_remove, seat_claim
 from campaigns.services.settings import settings_rows
+from campaigns.services.standing import standing_orders_set
 from campaigns.web import campaign_page_context, member_or_404
 
 STAT_FIELDS = ("hits", "attack", "defence", "move")
@@ -285,7 +287,8 @@ def _lobby_page(
     form = form or {"name": "", "hits": "", "attack": "", "defence": "", "move": "",
                     "specials": []}
     errors = dict(errors or {})
-    shown_here: set[str] = {"absence", "leave"} if state["is_alliance_player"] else set()
+    shown_here: set[str] = ({"absence", "leave", "standing"} if state["is_alliance_player"]
+                             else set())
     if state["is_gm"]:
         shown_here |= {"remove", "invite"}
     if state["is_gm"] or state["viewer"].is_chief_warlord:
@@ -618,6 +621,26 @@ def remove_player_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return _lobby_action(request, campaign_id, "remove", act, "#remove-title")
 
 
+@login_required
+@require_POST
+def standing_orders_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    def act(user: User, campaign: Campaign) -> str:
+        scout_id = _int(request.POST.get("scout"))
+        scout = Unit.objects.filter(campaign=campaign, pk=scout_id).first() if scout_id else None
+        directions = request.POST.get("directions", "").replace(",", " ").split()
+        if scout_id and scout is None:
+            raise CampaignError("Choose one of your scouts.", code="invalid_field")
+        player = standing_orders_set(user=user, campaign=campaign,
+                                     mode=request.POST.get("mode", ""),
+                                     note=request.POST.get("note", ""), scout=scout,
+                                     directions=directions)
+        return "Standing orders saved." if (player.standing_orders or player.standing_note
+                                             or player.standing_directions) else (
+            "Standing orders cleared: the Chief Warlord decides.")
+
+    return _lobby_action(request, campaign_id, "standing", act, "#standing-title")
+
+
 urlpatterns = [
     path("join/<str:invite_code>/", join, name="join"),
     path("<int:campaign_id>/", lobby, name="lobby"),
@@ -644,5 +667,6 @@ urlpatterns = [
          name="absence-cancel"),
     path("<int:campaign_id>/shuffle-opposition/", shuffle_view, name="shuffle-opposition"),
     path("<int:campaign_id>/leave/", leave_view, name="leave"),
+    path("<int:campaign_id>/standing-orders/", standing_orders_view, name="standing-orders"),
     path("<int:campaign_id>/remove-player/", remove_player_view, name="remove-player"),
 ]

@@ -495,6 +495,8 @@ ROWS: list[Row] = [
     Row("absence-cancel", "POST", world=then(away),
         url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "absence_id": w.refs["absence"]},
         expect=expect(player=204, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
+    Row("standing-orders", "POST", body=lambda w: {"mode": "hold", "note": "matrix"},
+        expect=expect(player=200, ally=200, chief_warlord=200, gm=GM_NOT_ALLIANCE)),
     Row("leave", "POST",
         expect=expect(player=200, ally=200, chief_warlord=200, gm=(400, "gm_cannot_leave"))),
     Row("gm-remove-player", "POST", body=lambda w: {"membership": w.ally.pk, "reason": "gone"},

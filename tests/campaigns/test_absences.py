@@ -2,17 +2,18 @@
 Chief Warlord may act for the player and the phase does not wait for them; a phase missed
 while away is excused in the record; everyone sees who is away."""
 
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
-from campaigns.errors import NotAllowedError, RuleViolationError
-from campaigns.models import Absence, Campaign, PhaseStatus, Unit
+from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.models import Absence, Campaign, Event, PhaseStatus, Unit
 from campaigns.selectors.absences import standing_down
 from campaigns.selectors.records import Record, campaign_records
 from campaigns.services import orders_mark_done, phase_end, scout_order_give
 from campaigns.services.absences import absence_cancel, absence_declare
+from campaigns.services.deadlines import phase_process_deadline
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +103,36 @@ def test_the_overview_shows_who_is_away_and_takes_a_declaration(client):
             refused.content.decode(), seen.count("data-away>away "),
             Campaign.objects.get(pk=campaign.pk).absence_days) == (
         f"/campaigns/{campaign.pk}/#away-title", True, 400, True, 1, 14)
+
+
+def test_with_absences_extending_the_phase_it_waits_for_the_player_away():
+    campaign, gm, (chief, p2) = started_campaign_factory(players=2)
+    Campaign.objects.filter(pk=campaign.pk).update(absence_extends=True)
+    campaign.refresh_from_db()
+    absence_declare(user=p2.user, campaign=campaign, starts_on=day(0), ends_on=day(3))
+    orders_mark_done(user=chief.user, campaign=campaign)
+    with pytest.raises(WrongStateError) as waits:
+        phase_end(user=chief.user, campaign=campaign)  # not standing down: the phase waits
+    phase = campaign.phases.get(status=PhaseStatus.OPEN)
+    now = phase.deadline_at + timedelta(minutes=1)
+    actions = phase_process_deadline(phase_id=phase.pk, now=now)
+    phase.refresh_from_db()
+    back = datetime.combine(date.fromisoformat(day(4)), datetime.min.time(), p2.user.zone)
+    event = Event.objects.get(campaign=campaign, kind="deadline_extended")
+    assert (p2.pk in standing_down(campaign, [p2]), waits.value.code,
+            [a.event for a in actions], phase.deadline_at, phase.deadline_processed_at,
+            event.summary) == (
+        False, "players_not_done", ["extended_for_absence"], back.astimezone(UTC), None,
+        f"Turn 1's alliance scout phase waits for {p2.user.public_name}, away: its deadline moves to "
+        f"{back.astimezone(UTC):%Y-%m-%d %H:%M} UTC (the campaign's absences extend the "
+        "phase).")
+
+
+def test_without_the_setting_the_deadline_passes_as_usual_for_a_player_away():
+    campaign, gm, (chief, p2) = started_campaign_factory(players=2)
+    absence_declare(user=p2.user, campaign=campaign, starts_on=day(0), ends_on=day(3))
+    phase = campaign.phases.get(status=PhaseStatus.OPEN)
+    deadline = phase.deadline_at
+    actions = phase_process_deadline(phase_id=phase.pk, now=deadline + timedelta(minutes=1))
+    phase.refresh_from_db()
+    assert ([a.event for a in actions], phase.deadline_at) == (["deadline_reached"], deadline)

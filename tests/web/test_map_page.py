@@ -158,7 +158,8 @@ def _acting_for(client, user, campaign, value):
 def test_the_chief_warlord_may_open_the_map_for_an_ally(client, started):
     campaign, _, (chief, other) = started
     assert _acting_for(client, chief.user, campaign, other.pk) == {
-        "membership": other.pk, "name": other.user.public_name}
+        "membership": other.pk, "name": other.user.public_name, "open_seat": False,
+        "standing": ""}
 
 
 def test_a_player_who_is_not_chief_warlord_cannot_act_for_anyone(client, started):

@@ -59,6 +59,7 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("done-undo", "POST"): Control("campaigns:lobby", PHASE_BAR, 'data-key="phase-undone"'),
     ("deputy", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="deputy-choose"'),
     ("leave", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="leave"'),
+    ("standing-orders", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="standing-save"'),
     ("gm-remove-player", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="remove-player"'),
     ("absences", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="absence-declare"'),
     ("absence-cancel", "POST"): Control("campaigns:lobby", LOBBY, 'data-key="absence-cancel"'),

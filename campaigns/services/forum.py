@@ -245,8 +245,14 @@ SYSTEM_POST_KINDS = frozenset({
     EventKind.DEADLINE_EXTENDED, EventKind.CAMPAIGN_PAUSED, EventKind.CAMPAIGN_RESUMED,
     EventKind.SCOUT_REPORT, EventKind.COMBAT, EventKind.AMBUSH, EventKind.SIEGE,
     EventKind.FORTIFICATION_CAPTURED, EventKind.POP_POINTS_GRANTED, EventKind.POPS_PLACED,
-    EventKind.CAMPAIGN_FINISHED, EventKind.SETTINGS_CHANGED,
+    EventKind.CAMPAIGN_FINISHED, EventKind.SETTINGS_CHANGED, EventKind.CHIEF_WARLORD_ELECTED,
+    EventKind.CHIEF_WARLORD_APPOINTED, EventKind.PLAYER_LEFT, EventKind.SEAT_TAKEN,
+    EventKind.STANDING_ORDERS,
 })
+# People joining, leaving, elected: reported with a link to the overview's members.
+MEMBER_KINDS = frozenset({EventKind.CHIEF_WARLORD_ELECTED, EventKind.CHIEF_WARLORD_APPOINTED,
+                          EventKind.PLAYER_LEFT, EventKind.SEAT_TAKEN,
+                          EventKind.STANDING_ORDERS})
 FIGHT_KINDS = frozenset({EventKind.COMBAT, EventKind.AMBUSH, EventKind.SIEGE})
 REPORT_PAGE_KINDS = frozenset({*FIGHT_KINDS, EventKind.SCOUT_REPORT})
 
@@ -269,6 +275,8 @@ def event_links(event: Event) -> list[tuple[str, str]]:
                                      f"/campaigns/{c}/reports/{event.pk}/"))]
     if event.kind == EventKind.CAMPAIGN_FINISHED:
         return [("History", _url("campaigns:history", [c], f"/campaigns/{c}/history/"))]
+    if event.kind in MEMBER_KINDS:
+        return [("The overview", _url("campaigns:lobby", [c], f"/campaigns/{c}/"))]
     if event.phase_id is None:
         return [("The map", _url("campaigns:map", [c], f"/campaigns/{c}/map/"))]
     p = event.phase_id

@@ -26,7 +26,7 @@ def test_the_public_feed_is_atom_with_the_required_elements(started, threads, cl
     for name in ("id", "title", "updated", "link"):
         assert root.find(f"{A}{name}") is not None, name
     entries = root.findall(f"{A}entry")
-    assert len(entries) == 3  # campaign started, phase opened, the post
+    assert len(entries) == 4  # Chief Warlord appointed, campaign started, phase opened, the post
     for entry in entries:
         for name in ("id", "title", "updated", "link", "author", "summary"):
             assert entry.find(f"{A}{name}") is not None, name

@@ -47,7 +47,7 @@ def test_another_audiences_thread_is_404(started, threads, name):
 def test_posts_page_lists_the_system_posts(started, threads):
     url = f"/api/v1/campaigns/{started[0].pk}/threads/{threads['public'].pk}/posts/?page=1"
     body = _api(started[2][0].user).get(url).json()
-    assert (body["count"], [p["system"] for p in body["posts"]]) == (2, [True, True])
+    assert (body["count"], [p["system"] for p in body["posts"]]) == (3, [True, True, True])
 
 
 def test_editing_through_the_api(started, threads):

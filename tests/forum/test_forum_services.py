@@ -36,10 +36,12 @@ def test_phase_opened_is_posted_in_the_public_thread(started, threads):
     bodies = list(Post.objects.filter(thread=threads["public"], author=None)
                   .values_list("body", flat=True))
     phase = started[0].phases.get()
-    assert bodies[0] == ("The campaign 'The Broad Way' has started; the alliance enters at A1. "
+    # The factory's appointment of the Chief Warlord comes first, with its overview link.
+    assert bodies[0].endswith(f"Chief Warlord.\n\n[The overview](/campaigns/{started[0].pk}/)")
+    assert bodies[1] == ("The campaign 'The Broad Way' has started; the alliance enters at A1. "
                          "The setup dice are revealed when the campaign ends."
                          f"\n\n[The map](/campaigns/{started[0].pk}/map/)")
-    assert bodies[1].endswith(f"[Dice commitment](/campaigns/{started[0].pk}/dice/{phase.pk}/)")
+    assert bodies[2].endswith(f"[Dice commitment](/campaigns/{started[0].pk}/dice/{phase.pk}/)")
 
 
 def test_scout_report_goes_to_the_alliance_thread_only(scouted, threads):

@@ -161,10 +161,11 @@ def test_every_system_post_links_to_a_page(move_phase, threads):
     posts = Post.objects.filter(thread__campaign=campaign, author=None)
     assert posts.count() == Post.objects.filter(thread__campaign=campaign, author=None,
                                                 body__regex=r"\]\(/campaigns/").count()
-    # Nine, and for each of the two players who gave no orders in turn 1's two alliance
-    # phases, the post that the Chief Warlord now commands their stacks.
+    # Ten (the Chief Warlord's appointment among them), and for each of the two players who
+    # gave no orders in turn 1's two alliance phases, the post that the Chief Warlord now
+    # commands their stacks.
     assert (posts.count(), posts.filter(body__contains="has missed 2 phases in a row").count()
-            ) == (11, 2)
+            ) == (12, 2)
 
 
 def test_a_system_post_is_written_once_per_thread(move_phase, threads):

@@ -105,8 +105,19 @@ def map_page_tools(*, user: User, campaign: Campaign) -> dict[str, Any]:
                                                   hits__lt=F("starting_hits"))
             .order_by("hex", "kind", "direction")
         ]
+    # Who owns the stacks the viewer sees in full: their side's (the GM: every) unit owner,
+    # open seats included, for "rowan's stack" and the counters' initials.
+    owned = Unit.objects.filter(campaign=campaign, owner__isnull=False, current_hits__gt=0)
+    if membership.role != Role.GM:
+        owned = owned.filter(side_id=side_id) if side_id is not None else owned.none()
+    owners = [
+        {"membership": m.pk, "name": m.user.public_name}
+        for m in Membership.objects.select_related("user")
+        .filter(pk__in=owned.values("owner_id")).order_by("pk")
+    ]
     return {
         "membership": membership.pk,
+        "owners": owners,
         "role": membership.role,
         "side": membership.side.kind if membership.side is not None else None,
         "is_chief_warlord": membership.is_chief_warlord,

@@ -95,6 +95,7 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         "act_for": ([p for p in late if p["membership"] != membership.pk]
                     + _open_seat_rows(campaign)) if is_chief else [],
         "is_scout_phase": board["phase"] == PhaseKind.SCOUT,
+        "nobody_done": bool(board["players"]) and not any(p["done"] for p in board["players"]),
     }
 
 

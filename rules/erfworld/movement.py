@@ -356,13 +356,28 @@ def stack_problems(stack: MovingStack, board: Board) -> list[str]:
     for m in stack_movers(members):
         if m.stats.movement_class is MovementClass.GARRISON:
             problems.append(f"{m.name} is a garrison unit (Move 0) and never moves (§2).")
-    for m in members:
-        if not may_move(m.stats, commanded=m.commanded):
-            problems.append(
-                f"{m.name} may not move this turn: no commander of its side has been in its hex "
-                "(§2 command)."
-            )
+    # One sentence for the cause, not one per unit (a stack of 14 has one problem).
+    stuck = [m.name for m in members if not may_move(m.stats, commanded=m.commanded)]
+    if len(stuck) == 1:
+        problems.append(
+            f"{stuck[0]} may not move this turn: no commander of its side has been in its hex "
+            "(§2 command)."
+        )
+    elif stuck:
+        here = format_label(stack.hex)
+        problems.append(
+            f"{len(stuck)} units in {here} may not move this turn ({_names(stuck)}): no "
+            f"commander of their side has been in {here}; bring one through {here} first "
+            "(§2 command)."
+        )
     return problems
+
+
+def _names(names: Sequence[str], shown: int = 3) -> str:
+    """'A, B, C and 11 more': a long list of units named in a sentence."""
+    if len(names) <= shown + 1:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more"
 
 
 def stack_movers(members: Sequence[StackMember]) -> list[StackMember]:

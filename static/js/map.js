@@ -239,9 +239,55 @@ function unitCount(stack) {
   return (stack.units || []).length;
 }
 
+// Who owns what: the players' names by membership id and the viewer's own membership (and
+// the one they act for), set by the interactive page (mountMap's `page`).
+const OWNERS = { names: new Map(), me: null, actingFor: null };
+
+function setOwners(page) {
+  OWNERS.names = new Map((page && page.owners || []).map((o) => [o.membership, o.name]));
+  OWNERS.me = page ? page.membership ?? null : null;
+  OWNERS.actingFor = page && page.acting_for ? page.acting_for.membership : null;
+}
+
+// The owners of a stack's units (membership ids), when the viewer knows them.
+function stackOwners(stack) {
+  return [...new Set((stack.units || []).map((u) => u.owner).filter((o) => o !== undefined && o !== null))];
+}
+
+function ownerName(id) {
+  return id === OWNERS.me ? "you" : OWNERS.names.get(id) || null;
+}
+
+// A chance for people: "100 %", "37.5 %", "0.3 %".
+function percent(value) {
+  return `${(value * 100).toFixed(1).replace(/\.0$/, "")} %`;
+}
+
+// Text for the SVG strings the layers are built from (a player's name is theirs to choose).
+function escapeXml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// "R" for rowan: the counter's owner mark.
+function ownerInitial(stack) {
+  const owners = stackOwners(stack);
+  if (owners.length !== 1) return owners.length ? "+" : "";
+  const name = OWNERS.names.get(owners[0]);
+  return name ? name.trim().charAt(0).toUpperCase() : "";
+}
+
 function stackTitle(stack) {
+  const where = `in ${stack.hex} (${plural(unitCount(stack), "unit")})`;
+  const owners = stackOwners(stack);
+  if (owners.length === 1 && owners[0] === OWNERS.me) return `Your stack ${where}`;
+  if (owners.length === 1 && OWNERS.names.has(owners[0])) return `${OWNERS.names.get(owners[0])}'s stack ${where}`;
   const side = SIDE_NAMES[stack.side] || titleCase(stack.side);
-  return `${side} stack in ${stack.hex} (${plural(unitCount(stack), "unit")})`;
+  const names = owners.map((o) => ownerName(o)).filter(Boolean);
+  return `${side} stack ${where}` + (names.length > 1 ? ` of ${names.join(" and ")}` : "");
+}
+
+function hasCommander(stack) {
+  return (stack.units || []).some((u) => hasSpecial(u, "commander"));
 }
 
 function hasSpecial(unit, special) {
@@ -348,8 +394,16 @@ function marksLayer(model, selectedId, pendingPops, range = null) {
       left += widths[i] + 1;
       const selected = s.id !== undefined && s.id === selectedId ? " selected" : "";
       const id = s.id !== undefined ? ` data-stack="${Number(s.id)}"` : "";
-      out.push(`<g class="badge stack side-${s.side}${selected}"${id} data-at="${hex}"><rect x="${r2(x - widths[i] / 2)}" y="${r2(c.y + 3)}" width="${widths[i]}" height="14" rx="3"/>` +
-        `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${counts[i]}</text></g>`);
+      const owners = stackOwners(s);
+      const mine = owners.length > 0 && owners.every((o) => o === OWNERS.me) ? " mine" : "";
+      const initial = ownerInitial(s);
+      const left0 = x - widths[i] / 2;
+      // The owner's initial above the counter's left corner; a star above its right corner
+      // for a stack led by a commander.
+      const marks = (initial ? `<text class="owner-mark" x="${r2(left0 + 1)}" y="${r2(c.y + 2)}">${escapeXml(initial)}</text>` : "") +
+        (hasCommander(s) ? `<text class="commander-mark" x="${r2(left0 + widths[i] - 1)}" y="${r2(c.y + 2)}">★</text>` : "");
+      out.push(`<g class="badge stack side-${s.side}${selected}${mine}"${id} data-at="${hex}"><rect x="${r2(left0)}" y="${r2(c.y + 3)}" width="${widths[i]}" height="14" rx="3"/>` +
+        `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${counts[i]}</text>${marks}</g>`);
     });
     if (stacks.length > 3) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 25)}">+${stacks.length - 3}</text>`);
   }
@@ -366,6 +420,7 @@ function legendItems(model) {
   items.push(h("li", {}, h("span", { class: "swatch side-alliance" }), "Alliance stack (units)"));
   items.push(h("li", {}, h("span", { class: "swatch side-opposition" }), "Opposition stack (units)"));
   items.push(h("li", {}, h("span", { class: "swatch tower-swatch" }), "Tower (hits); thick hexside: wall (hits)"));
+  items.push(h("li", {}, h("span", { class: "legend-mark", text: "A ★" }), "Above a counter: its owner's initial; ★ a commander leads it"));
   if (model.viewer && !isGm(model)) {
     items.push(h("li", {}, h("span", { class: "swatch fog-swatch" }), "Dimmed: not seen this turn"));
     items.push(h("li", {}, h("span", { class: "swatch turn-swatch", text: "T2" }), "Sighted in that turn"));
@@ -378,6 +433,7 @@ function legendItems(model) {
 export function mountMap(element, data, options = {}) {
   const readOnly = Boolean(options.readOnly);
   const page = options.page || null;
+  setOwners(page);
   const uid = `map${Math.random().toString(36).slice(2, 8)}`;
   let model = normalize(data);
   let view = { x: 0, y: 0, k: 1 };
@@ -1011,7 +1067,7 @@ export function mountMap(element, data, options = {}) {
 
   if (!readOnly && page) {
     tools = makeTools({
-      page, controller, getModel: () => model, getSelected: () => selectedStackId,
+      page, controller, element, getModel: () => model, getSelected: () => selectedStackId,
       redrawOverlay: drawOverlay, renderPanel, redraw: draw,
     });
   }
@@ -1095,7 +1151,7 @@ function oddsChart(title, rows, cls) {
       h("span", { class: "odds-p", text: `${r.p} (${(r.chance * 100).toFixed(1)}%)` })))));
 }
 
-function makeTools({ page, controller, getModel, getSelected, renderPanel, redrawOverlay, redraw }) {
+function makeTools({ page, controller, element, getModel, getSelected, renderPanel, redrawOverlay, redraw }) {
   const api = makeApi(page);
   let tool = null; // {kind: "move"|"attack"|"scout"|"pops", ...}
   let busy = false;
@@ -1114,7 +1170,54 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
     if (!stack || stack.id === undefined) return false;
     const v = viewer();
     if (v.role === "gm") return stack.side === "opposition" && phaseKind() === "opposition";
-    return v.role === "player" && stack.side === v.side && phaseKind() === "move_combat";
+    if (v.role !== "player" || stack.side !== v.side || phaseKind() !== "move_combat") return false;
+    // A player orders their own units (or those of the player they act for), never an ally's.
+    const owners = stackOwners(stack);
+    const acting = OWNERS.actingFor ?? OWNERS.me;
+    return owners.length > 0 && owners.every((o) => o === acting);
+  }
+
+  // Why the viewer has no orders for a stack of their own side, in one sentence (or null).
+  function readOnlyReason(stack) {
+    const v = viewer();
+    if (stack.id === undefined || v.role !== "player" || stack.side !== v.side || canCommand(stack)) return null;
+    const owners = stackOwners(stack);
+    const acting = OWNERS.actingFor ?? OWNERS.me;
+    if (owners.length && !owners.every((o) => o === acting)) {
+      const names = owners.map((o) => OWNERS.names.get(o) || "an ally").join(" and ");
+      return `${names === "an ally" ? "An ally's" : `${names}'s`} stack: only ${names} gives its orders ` +
+        "(the Chief Warlord too, once they are late or away).";
+    }
+    if (phaseKind() === "scout") return "Stacks move and fight in the move/combat phase; now only scouts get orders.";
+    if (phaseKind() === "opposition") return "The opposition phase is the GM's: your stacks wait for your next move/combat phase.";
+    return null;
+  }
+
+  // The viewer's (or the acted-for player's) stacks: where, how many units, the move left,
+  // and whether they may move this turn (a commander was in their hex).
+  function myStacksPart() {
+    const v = viewer();
+    if (v.role !== "player") return null;
+    const acting = OWNERS.actingFor ?? OWNERS.me;
+    const mine = getModel().stacks.filter((st) => st.id !== undefined && st.side === v.side
+      && stackOwners(st).length > 0 && stackOwners(st).every((o) => o === acting));
+    if (!mine.length) return null;
+    const onlyMine = element.classList.contains("only-mine");
+    const part = h("section", { class: "my-stacks", "aria-labelledby": "my-stacks-title" },
+      h("h4", { id: "my-stacks-title", text: OWNERS.actingFor !== null ? `${page.acting_for.name}'s stacks` : "Your stacks" }),
+      h("label", { class: "check" }, h("input", { type: "checkbox", "data-key": "only-mine", checked: onlyMine,
+        onchange: (e) => { element.classList.toggle("only-mine", e.target.checked); } }), " Show only these on the map"));
+    const list = h("ul", { class: "my-stacks-list" });
+    for (const st of mine) {
+      const left = Math.min(...st.units.map((u) => Math.max(0, (u.move || 0) - (u.movement_used || 0))));
+      const commanded = st.units.every((u) => u.was_commanded || hasSpecial(u, "commander"));
+      const note = phaseKind() === "move_combat" && !commanded ? "; no commander this turn, cannot move" : "";
+      list.append(h("li", {}, h("button", { type: "button", class: "link", "data-key": `mine-${st.id}`,
+        onclick: () => controller.select(st.id),
+        text: `${st.hex}: ${plural(unitCount(st), "unit")}${hasCommander(st) ? ", with a commander" : ""}, move left ${left}${note}` })));
+    }
+    part.append(list);
+    return part;
   }
 
   function scoutsOf(stack) {
@@ -1132,7 +1235,10 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
   // the phase bar itself asked for the refresh, or it would replace its own message.
   async function refresh(selectId, { announce = true, reloadTools = false } = {}) {
     // A new phase: the page's own data (scout orders, pops) is fetched again too.
-    if (reloadTools && page.tools_url) Object.assign(page, await api("GET", page.tools_url));
+    if (reloadTools && page.tools_url) {
+      Object.assign(page, await api("GET", page.tools_url));
+      setOwners(page);
+    }
     const data = await api("GET", page.map_url);
     controller.update(data);
     if (selectId !== undefined && selectId !== null) controller.select(selectId);
@@ -1654,6 +1760,8 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
       if (tool && tool.stackId === stack.id && tool.kind === "attack") parts.push(attackPanel(stack));
       else parts.push(errorNote(errors.attack, "attack"));
     }
+    const why = readOnlyReason(stack);
+    if (why) parts.push(h("p", { class: "muted read-only-why", "data-read-only": stack.id, text: why }));
     const scouts = scoutsOf(stack);
     if (scouts.length) parts.push(scoutPanel(stack, scouts));
     return parts;
@@ -1712,9 +1820,15 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
   function oddsView(p) {
     const o = p.odds;
     const wrap = h("div", { class: "odds" });
-    wrap.append(h("p", { class: "odds-summary", text:
-      `Expected: ${o.expected_hits_on_defender.p} hits on the defender, ${o.expected_hits_on_attacker.p} on the attacker. ` +
-      `Attacker wins ${o.winner.attacker.p}, defender wins ${o.winner.defender.p}.` }));
+    // Numbers for people: decimals and percentages (the exact fractions in a tooltip).
+    const none = o.winner.none ? o.winner.none.value : 0;
+    wrap.append(h("p", { class: "odds-summary",
+      title: `Exactly: ${o.expected_hits_on_defender.p} and ${o.expected_hits_on_attacker.p} hits; ` +
+        `attacker wins ${o.winner.attacker.p}, defender ${o.winner.defender.p}.`,
+      text: `Expected ≈ ${o.expected_hits_on_defender.value.toFixed(1)} hits on the defender, ` +
+        `≈ ${o.expected_hits_on_attacker.value.toFixed(1)} on the attacker. ` +
+        `Attacker wins ${percent(o.winner.attacker.value)}, defender wins ${percent(o.winner.defender.value)}` +
+        (none > 0 ? `, neither ${percent(none)}.` : ".") }));
     wrap.append(oddsChart("Hits on the defender", o.hits_on_defender, "on-defender"));
     wrap.append(oddsChart("Hits on the attacker", o.hits_on_attacker, "on-attacker"));
     wrap.append(h("table", { class: "croak" },
@@ -1874,6 +1988,7 @@ function makeTools({ page, controller, getModel, getSelected, renderPanel, redra
     const parts = [];
     if (result && !result.shownInStack) parts.push(resultBox());
     if (result) result.shownInStack = false;
+    parts.push(myStacksPart());
     parts.push(popsPanel());
     return parts;
   }

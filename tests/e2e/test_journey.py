@@ -50,9 +50,15 @@ SCOUT_PATH = ["B1", "B2", "C3", "D3", "D4"]
 PLAYER_ZONE = "Asia/Tokyo"
 
 
+def _percent(value):
+    text = f"{value * 100:.1f}"
+    return f"{text.removesuffix('.0')} %"
+
+
 def test_the_whole_journey(browser, browser_page, live_server, login, screenshot):
     gm_page = browser_page
-    gm_page.on("dialog", lambda d: d.accept())
+    dialogs = []
+    gm_page.on("dialog", lambda d: (dialogs.append(d.message), d.accept()))
     gm = UserFactory(username="gamemaster")
     player = UserFactory(username="rowan", time_zone=PLAYER_ZONE)
 
@@ -145,6 +151,10 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         gm_page.get_by_role("button", name="Start the campaign").click()
         phase = Phase.objects.get(campaign=campaign, status=PhaseStatus.OPEN)
         screenshot(gm_page, "07-started")
+        assert dialogs == [
+            "Start Down the Broad Way now? Armies and unit types are fixed from then on, the "
+            "election closes (the most votes win, a tie goes to a die), and turn 1's scout "
+            "phase opens with its deadline."]
         assert (flash(gm_page), phase.kind, phase.turn.number,
                 Membership.objects.get(campaign=campaign, role="player").is_chief_warlord) == (
             ["The campaign has started: turn 1's scout phase is open."], PhaseKind.SCOUT, 1,
@@ -228,10 +238,19 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         page.wait_for_selector(".odds")
         bars = page.locator(".on-defender .odds-p").all_inner_texts()
         croaks = page.locator("table.croak tbody tr td:last-child").all_inner_texts()
+        summary = page.locator(".odds-summary").inner_text()
         screenshot(page, "12-attack-odds")
-        assert (bars, croaks) == (
+        win = odds["winner"]
+        neither = win["none"]["value"] if "none" in win else 0
+        assert (bars, croaks, summary) == (
             [f"{r['p']} ({r['chance'] * 100:.1f}%)" for r in odds["hits_on_defender"]],
             [f"{u['croak']} ({u['croak_chance'] * 100:.1f}%)" for u in odds["units"]],
+            # Numbers for people: decimals and percentages.
+            f"Expected ≈ {odds['expected_hits_on_defender']['value']:.1f} hits on the "
+            f"defender, ≈ {odds['expected_hits_on_attacker']['value']:.1f} on the attacker. "
+            f"Attacker wins {_percent(win['attacker']['value'])}, defender wins "
+            f"{_percent(win['defender']['value'])}"
+            + (f", neither {_percent(neither)}." if neither > 0 else "."),
         )
         page.get_by_role("button", name="Confirm attack").click()
         report_link = page.get_by_role("link", name="Open the full report")

@@ -427,7 +427,7 @@ def test_the_broad_way_is_won_in_the_browser(browser, browser_page, live_server,
         open_map(ip, campaign)
         odds, attacked = _attack(ip, ivy_pops, j10[0])
         screenshot(ip, "18-t3-j10-first-stack-phone")
-        assert (odds.endswith("Attacker wins 1, defender wins 0."),
+        assert (odds.endswith("Attacker wins 100 %, defender wins 0 %."),
                 Stack.objects.filter(pk=j10[0].pk).exists()) == (True, False)
         open_map(rp, campaign)
         _move(rp, rowan_pops, "I10", "Moved to I10")

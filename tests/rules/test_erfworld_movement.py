@@ -513,6 +513,21 @@ REFUSALS: list[tuple[dict[str, Any], MovingStack, str, str]] = [
     ),
     (
         {},
+        moving(*(member(f"Spear {i}", "infantry", commanded=False) for i in range(1, 15))),
+        "B1",
+        "14 units in A1 may not move this turn (Spear 1, Spear 2, Spear 3 and 11 more): no "
+        "commander of their side has been in A1; bring one through A1 first (§2 command).",
+    ),
+    (
+        {},
+        moving(member("Ann", "infantry", commanded=False),
+               member("Bob", "infantry", commanded=False)),
+        "B1",
+        "2 units in A1 may not move this turn (Ann, Bob): no commander of their side has "
+        "been in A1; bring one through A1 first (§2 command).",
+    ),
+    (
+        {},
         moving(member("Bat", "flier"), member("Jillian", "infantry")),
         "B1",
         "Fliers may not stack with non-fliers unless the non-fliers ride a flying mount "

@@ -157,6 +157,9 @@ class StackPathApi(APIView):
             child=serializers.CharField(),
             help_text="The hexes entered in order (the start left out): a move's `path`.")
         cost = serializers.IntegerField(help_text="Movement points the move costs.")
+        all_on_road = serializers.BooleanField(
+            help_text="The whole move (start hex and every hex entered) is on road: the road "
+            "bonus (+1) applies (§2).")
 
     @extend_schema(
         operation_id="campaigns_stacks_path",
@@ -166,7 +169,8 @@ class StackPathApi(APIView):
                     ON_BEHALF_OF_QUERY],
         responses={200: OutputSerializer, **PLAY_ERRORS},
         examples=[OpenApiExample("two steps", response_only=True,
-                                 value={"path": ["I10", "J10"], "cost": 4})],
+                                 value={"path": ["I10", "J10"], "cost": 4,
+                                        "all_on_road": False})],
     )
     def get(self, request: Request, campaign_id: int, stack_id: int) -> Response:
         campaign = _campaign(request, campaign_id)

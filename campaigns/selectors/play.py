@@ -201,7 +201,8 @@ def stack_path(
         found = rules_stack_path(stack=moving, board=known, goal=goal)
     except MovementError as exc:
         raise _move_error(exc) from exc
-    return {"path": [format_label(h) for h in found.hexes[1:]], "cost": found.cost}
+    return {"path": [format_label(h) for h in found.hexes[1:]], "cost": found.cost,
+            "all_on_road": found.all_on_road}
 
 
 # --- Attack preview ------------------------------------------------------------------------

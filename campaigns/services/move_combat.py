@@ -485,12 +485,23 @@ def stack_reorder(
     for i, u in enumerate(ordered):
         u.position = i
     Unit.objects.bulk_update(ordered, ["position"])
+    summary = (f"{_by(actor)} reordered the stack in {stack.hex}: "
+               f"{', '.join(u.name for u in ordered)}.")
+    # Consecutive reorders of one stack by one person in a phase are one event: the last
+    # event of the phase, if it is that, now says the final order.
+    last = (Event.objects.filter(campaign=campaign, phase=actor.phase)
+            .order_by("-created_at").first())
+    if (last is not None and last.kind == EventKind.STACK_REORDERED and last.actor_id == user.pk
+            and last.payload.get("stack") == stack.pk):
+        last.summary = summary
+        last.payload = {**last.payload, "order": ids,
+                        "reorders": int(last.payload.get("reorders", 1)) + 1}
+        last.save(update_fields=["summary", "payload"])
+        return stack
     record_event(
         campaign=campaign, kind=EventKind.STACK_REORDERED, actor=user, phase=actor.phase,
-        side=actor.side,
-        summary=f"{_by(actor)} reordered the stack in {stack.hex}: "
-        f"{', '.join(u.name for u in ordered)}.",
-        payload={"stack": stack.pk, "order": ids},
+        side=actor.side, summary=summary,
+        payload={"stack": stack.pk, "order": ids, "reorders": 1},
     )
     return stack
 

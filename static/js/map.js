@@ -870,7 +870,12 @@ export function mountMap(element, data, options = {}) {
           h("button", { type: "button", "data-key": `up-${u.id}`, "aria-label": `Move ${u.name} up`, disabled: i === 0,
             onclick: () => tools.reorder(stack, i, -1), text: "↑" }),
           h("button", { type: "button", "data-key": `down-${u.id}`, "aria-label": `Move ${u.name} down`,
-            disabled: i === stack.units.length - 1, onclick: () => tools.reorder(stack, i, 1), text: "↓" })));
+            disabled: i === stack.units.length - 1, onclick: () => tools.reorder(stack, i, 1), text: "↓" }),
+          h("button", { type: "button", "data-key": `front-${u.id}`, "aria-label": `Move ${u.name} to the front`,
+            title: "To the front (takes hits first)", disabled: i === 0, onclick: () => tools.reorder(stack, i, "front"), text: "⤒" }),
+          h("button", { type: "button", "data-key": `back-${u.id}`, "aria-label": `Move ${u.name} to the back`,
+            title: "To the back (takes hits last)", disabled: i === stack.units.length - 1,
+            onclick: () => tools.reorder(stack, i, "back"), text: "⤓" })));
       }
       return h("tr", {}, cells);
     });
@@ -1293,6 +1298,7 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
       const data = await api("GET", `stacks/${tool.stackId}/path/?to=${encodeURIComponent(label)}`);
       tool.path = data.path;
       tool.cost = data.cost;
+      tool.road = Boolean(data.all_on_road) && data.cost > tool.moveLeft;
     });
     return true;
   }
@@ -1342,14 +1348,25 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     });
   }
 
+  // Move one unit a step up or down (delta ±1), or to the front or the back of the stack
+  // ("front" / "back"): one request either way.
   function reorder(stack, index, delta) {
     const order = stack.units.map((u) => u.id);
-    const j = index + delta;
-    if (j < 0 || j >= order.length) return;
-    [order[index], order[j]] = [order[j], order[index]];
+    if (delta === "front" || delta === "back") {
+      if ((delta === "front" && index === 0) || (delta === "back" && index === order.length - 1)) return;
+      const [unit] = order.splice(index, 1);
+      if (delta === "front") order.unshift(unit); else order.push(unit);
+    } else {
+      const j = index + delta;
+      if (j < 0 || j >= order.length) return;
+      [order[index], order[j]] = [order[j], order[index]];
+    }
+    const moved = stack.units[index].name;
     run("reorder", async () => {
       await api("POST", `stacks/${stack.id}/reorder/`, { order });
-      result = { text: "The stack's order is changed." };
+      result = { text: delta === "front" ? `${moved} now leads the stack: it takes hits first.`
+        : delta === "back" ? `${moved} is now last in the stack: it takes hits last.`
+        : "The stack's order is changed." };
       await refresh(stack.id);
     });
   }
@@ -1773,7 +1790,8 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     else if (!tool.dest) {
       box.append(h("p", { text: `Move left: ${tool.moveLeft}. ${plural(tool.reachable.size, "hex")} can be reached; each shows what it costs. Click one on the map.` }));
     } else if (tool.path) {
-      box.append(h("p", { class: "move-plan", text: `Move to ${tool.dest} along ${tool.path.join(" → ")}: costs ${plural(tool.cost, "movement point")}.` }),
+      box.append(h("p", { class: "move-plan", text: `Move to ${tool.dest} along ${tool.path.join(" → ")}: costs ${plural(tool.cost, "movement point")}.` +
+        (tool.road ? ` The road bonus gives the extra hex: the whole move is on road (§2).` : "") }),
         button("Confirm move", "move-confirm", confirmMove, { class: "primary" }));
     }
     box.append(button("Cancel", "move-cancel", cancel), errorNote(errors.move, "move"));
@@ -1791,6 +1809,13 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     const ranged = stack.units.length > 0 && stack.units.every((u) => hasSpecial(u, "ranged") || hasSpecial(u, "commander"))
       && stack.units.some((u) => hasSpecial(u, "ranged"));
     const commanded = stack.units.some((u) => hasSpecial(u, "commander"));
+    const lead = stack.units.find((u) => !u.has_attacked);
+    if (lead && (hasSpecial(lead, "commander") || hasSpecial(lead, "siege") || hasSpecial(lead, "scout"))) {
+      const what = hasSpecial(lead, "commander") ? "a commander" : hasSpecial(lead, "siege") ? "a siege unit" : "a scout";
+      box.append(h("p", { class: "attack-warning", role: "note", "data-warning": "lead",
+        text: `${lead.name} (${what}) leads this stack: the defender's hits fall on it first. ` +
+          "Send it to the back (⤓ in the units table) before attacking?" }));
+    }
     if (tool.target) {
       if (ranged) {
         box.append(h("label", { class: "check" },

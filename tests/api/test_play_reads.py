@@ -115,7 +115,8 @@ def test_path_gives_the_hexes_entered_and_the_cost(client_for):
     campaign, _, (p1,) = move_phase_campaign()
     stack = own_stack(p1)
     response = client_for(p1.user).get(url(campaign, f"stacks/{stack.pk}/path/?to=b2"))
-    assert (response.status_code, response.json()) == (200, {"path": ["B1", "B2"], "cost": 2})
+    assert (response.status_code, response.json()) == (
+        200, {"path": ["B1", "B2"], "cost": 2, "all_on_road": True})
 
 
 def test_path_out_of_reach_is_400_with_the_rules_sentence(client_for):

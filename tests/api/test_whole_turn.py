@@ -111,7 +111,7 @@ def test_a_whole_turn_through_the_api():
     reachable = ann.get(c + f"stacks/{scouts['id']}/reachable/")
     assert {"hex": "D3", "cost": 4} in reachable["hexes"]
     assert ann.get(c + f"stacks/{scouts['id']}/path/?to=D3") == {
-        "path": ["B1", "B2", "C3", "D3"], "cost": 4}
+        "path": ["B1", "B2", "C3", "D3"], "cost": 4, "all_on_road": True}
     moved = ann.post(c + f"stacks/{scouts['id']}/move/", {"destination": "D3"})
     assert (moved["stack"]["hex"], moved["cost"], moved["ambushed"]) == ("D3", 4, False)
     targets = ann.get(c + f"stacks/{scouts['id']}/targets/")

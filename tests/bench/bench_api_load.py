@@ -128,8 +128,10 @@ def lost_updates_move(seeded: dict[str, Any], accepted: dict[str, Any], phase: A
     for p in seeded["players"]:
         log = accepted[str(p["membership"])]
         events = Event.objects.filter(phase=phase, actor_id=p["user"])
+        # Consecutive reorders of one stack are one event that counts them ("reorders").
         counts = (events.filter(kind="stack_moved").count(),
-                  events.filter(kind="stack_reordered").count(),
+                  sum(int(e.payload.get("reorders", 1))
+                      for e in events.filter(kind="stack_reordered")),
                   events.filter(kind="orders_done").count())
         stack = Stack.objects.filter(pk=p["stack"]).first()
         hex_ = stack.hex if stack else None

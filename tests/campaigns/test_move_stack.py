@@ -218,3 +218,20 @@ def test_a_move_through_a_wall_toward_a_hidden_enemy_is_refused_before_the_ambus
     with unchanged(campaign), pytest.raises(CampaignError) as info:
         stack_move(user=p1.user, campaign=campaign, stack=stack, path=["I9"])
     assert (info.value.code, Event.objects.filter(kind="ambush").count()) == ("wall", 0)
+
+
+def test_consecutive_reorders_of_one_stack_are_one_event():
+    campaign, _, (p1,) = move_phase_campaign()
+    stack = own_stack(p1)
+    new = stack_split(user=p1.user, campaign=campaign, stack=stack, units=spearmen(p1, 3))
+    order = spearmen(p1, 3)
+    for again in (order[::-1], order[1:] + order[:1], order):
+        stack_reorder(user=p1.user, campaign=campaign, stack=new, order=again)
+    merged = Event.objects.get(kind="stack_reordered")
+    stack_move(user=p1.user, campaign=campaign, stack=new, path=["B1"])
+    stack_reorder(user=p1.user, campaign=campaign, stack=new, order=order[::-1])
+    assert (merged.payload["reorders"], merged.payload["order"], merged.summary,
+            Event.objects.filter(kind="stack_reordered").count()) == (
+        3, [u.pk for u in order],
+        f"{p1.user.public_name} reordered the stack in A1: Spearman 1, Spearman 2, Spearman 3.",
+        2)

@@ -227,7 +227,8 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
         stack.refresh_from_db()
         assert (shown, move_plan, moved, stack.hex) == (
             {r["hex"]: r["cost"] for r in reachable["hexes"]},
-            "Move to D3 along B1 → B2 → C3 → D3: costs 4 movement points.",
+            "Move to D3 along B1 → B2 → C3 → D3: costs 4 movement points. The road bonus "
+            "gives the extra hex: the whole move is on road (§2).",
             "Moved to D3 for 4 movement points.", "D3")
 
         # --- 11. An attack with its exact odds.

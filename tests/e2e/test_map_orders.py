@@ -1,6 +1,6 @@
 """The map's other orders in Chromium: split, merge and reorder; editing a scout path; a
 directed target and a ranged withdraw in the attack panel; a Chief Warlord giving orders for
-a late player from the phase bar's link."""
+a late player from the phase bar's link; a commander leading an attack, sent to the back."""
 
 from datetime import timedelta
 
@@ -211,3 +211,35 @@ def test_the_map_follows_a_phase_ended_by_someone_else(browser_page, login, scre
              page.get_by_role("button", name="Plan scout path").count())
     screenshot(page, "turn-2")
     assert (before, after, page.errors) == (["Ordered to inspect B1."], (0, 2), [])
+
+
+def test_a_commander_leading_an_attack_is_warned_of_and_sent_to_the_back(
+        browser_page, login, screenshot, move_phase):
+    campaign, _, p1 = move_phase
+    page = browser_page
+    stack = Stack.objects.get(campaign=campaign, side__kind="alliance")
+    Stack.objects.filter(pk=stack.pk).update(hex="D3")
+    first = Unit.objects.filter(stack=stack).order_by("position").first()
+    login(p1.user)
+    _open_map(page, campaign)
+    _select(page, stack)
+    page.click('[data-key="attack"]')
+    warning = page.locator('[data-warning="lead"]')
+    warning.wait_for()
+    warned = warning.inner_text()
+    screenshot(page, "commander-leads")
+    page.click(f'[data-key="back-{first.pk}"]')
+    moved = page.locator(".map-result").filter(has_text="is now last").inner_text()
+    last = list(Unit.objects.filter(stack=stack).order_by("position"))[-1]
+    page.click('[data-key="attack"]')
+    # (D4 is not scouted: the panel says there is nothing known to attack.)
+    page.locator('[data-error="attack"]').wait_for()
+    lead = Unit.objects.filter(stack=stack).order_by("position").first()
+    assert (warned, moved.strip(), last.pk, page.locator('[data-warning="lead"]').inner_text(),
+            page.errors) == (
+        f"{first.name} (a commander) leads this stack: the defender's hits fall on it first. "
+        "Send it to the back (⤓ in the units table) before attacking?",
+        f"{first.name} is now last in the stack: it takes hits last.", first.pk,
+        # The next in line is a scout, valuable too.
+        f"{lead.name} (a scout) leads this stack: the defender's hits fall on it first. "
+        "Send it to the back (⤓ in the units table) before attacking?", [])

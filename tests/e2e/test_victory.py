@@ -307,7 +307,9 @@ def test_the_broad_way_is_won_in_the_browser(browser, browser_page, live_server,
         open_map(ip, campaign)
         plan, moved = _move(ip, ivy_stack, "C3", "Moved to C3")
         screenshot(ip, "07-t1-ivy-moved-phone")
-        assert (plan, moved) == ("Move to C3 along B1 → B2 → C3: costs 3 movement points.",
+        assert (plan, moved) == ("Move to C3 along B1 → B2 → C3: costs 3 movement points. The "
+                                 "road bonus gives the extra hex: the whole move is on road "
+                                 "(§2).",
                                  "Moved to C3 for 3 movement points.")
         ended = _end_alliance_phase(rp, ip, campaign, "The phase is closed")
         assert ended == "The phase is closed; turn 1: the opposition phase is open."
@@ -388,7 +390,8 @@ def test_the_broad_way_is_won_in_the_browser(browser, browser_page, live_server,
         plan, moved = _move(ip, ivy_stack, "E5", "Moved to E5")
         assert (refused, plan) == (
             "Griffon 1 may not move this turn: no commander of its side has been in its hex "
-            "(§2 command).", "Move to E5 along D3 → D4 → E5: costs 3 movement points.")
+            "(§2 command).", "Move to E5 along D3 → D4 → E5: costs 3 movement points. The road "
+            "bonus gives the extra hex: the whole move is on road (§2).")
         open_map(rp, campaign)
         plan, moved = _move(rp, gstack, "F6", "Moved to F6")
         screenshot(rp, "14-t2-griffon-relayed")

@@ -110,8 +110,25 @@ def report(request: HttpRequest, campaign_id: int, event_id: int) -> HttpRespons
         dice=[d for d in payload.get("dice") or [] if isinstance(d, dict)],
         sightings=[s for s in payload.get("sightings") or [] if isinstance(s, dict)],
         casualties=payload.get("casualties") or [],
+        factor_legend=FACTOR_LEGEND,
     )
     return render(request, "campaigns/reports_detail.html", context)
+
+
+# The abbreviations of a combat report's factors, for people (§3).
+FACTOR_LEGEND = [
+    ("TA", "total attack: the attack of the first 8 units that fight"),
+    ("CB", "command bonus: 1 + 0.1 × the best commander level, + 0.1 with the Chief Warlord "
+           "in the hex"),
+    ("SB", "special bonus: 1 for the attacker; ½, ¼ … for a defender's 2nd, 3rd … combat "
+           "this turn"),
+    ("AB", "ambush bonus: the campaign's ambush value for an ambusher, else 1"),
+    ("RN", "random number: (2d6 + 8) / 20, from 0.5 to 1"),
+    ("DF", "defence factor: (8 − avgD − TB) / 8 of the stack struck"),
+    ("avgD", "the average defence of the stack struck"),
+    ("TB", "terrain bonus of a defender (hills 1, woods 1, swamp 2), plus 1 per 50 hits of "
+           "its fortifications"),
+]
 
 
 @login_required

@@ -8,6 +8,8 @@ The database is read only to learn what to expect (ids for locators, the rules' 
 answers for the exact assertions); every change is made by clicking and typing.
 """
 
+from decimal import ROUND_HALF_UP, Decimal
+
 import pytest
 
 from accounts.timefmt import format_local
@@ -50,9 +52,13 @@ SCOUT_PATH = ["B1", "B2", "C3", "D3", "D4"]
 PLAYER_ZONE = "Asia/Tokyo"
 
 
+def _one_decimal(value):
+    """As JavaScript's toFixed(1) writes a number: the exact binary value, a tie rounded up."""
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
 def _percent(value):
-    text = f"{value * 100:.1f}"
-    return f"{text.removesuffix('.0')} %"
+    return f"{_one_decimal(value * 100).removesuffix('.0')} %"
 
 
 def test_the_whole_journey(browser, browser_page, live_server, login, screenshot):
@@ -247,8 +253,9 @@ def test_the_whole_journey(browser, browser_page, live_server, login, screenshot
             [f"{r['p']} ({r['chance'] * 100:.1f}%)" for r in odds["hits_on_defender"]],
             [f"{u['croak']} ({u['croak_chance'] * 100:.1f}%)" for u in odds["units"]],
             # Numbers for people: decimals and percentages.
-            f"Expected ≈ {odds['expected_hits_on_defender']['value']:.1f} hits on the "
-            f"defender, ≈ {odds['expected_hits_on_attacker']['value']:.1f} on the attacker. "
+            f"Expected ≈ {_one_decimal(odds['expected_hits_on_defender']['value'])} hits on "
+            f"the defender, ≈ {_one_decimal(odds['expected_hits_on_attacker']['value'])} on the "
+            "attacker. "
             f"Attacker wins {_percent(win['attacker']['value'])}, defender wins "
             f"{_percent(win['defender']['value'])}"
             + (f", neither {_percent(neither)}." if neither > 0 else "."),

@@ -76,6 +76,17 @@ def test_combat_report_shows_every_factor(client):
     assert '<tr><th scope="row">TB</th>' in page
 
 
+def test_combat_report_explains_every_factor_abbreviation(client):
+    campaign, _, p1, event = _combat()
+    client.force_login(p1.user)
+    page = client.get(_report(campaign, event)).content.decode()
+    legend = re.findall(r"<dt>([A-Za-z]+)</dt><dd>", page)
+    named = set(event.payload["result"]["attacker"]["factors"])
+    assert ("data-factor-legend" in page, set(legend) >= named,
+            "<dt>RN</dt><dd>random number: (2d6 + 8) / 20, from 0.5 to 1</dd>" in page) == (
+        True, True, True)
+
+
 def test_combat_report_shows_every_die(client):
     campaign, _, p1, event = _combat()
     client.force_login(p1.user)

@@ -353,9 +353,14 @@ def stack_problems(stack: MovingStack, board: Board) -> list[str]:
         for p in can_ride(by_name[mount_name].stats, [r.stats for r in riders]):
             problems.append(f"{', '.join(r.name for r in riders)} on {mount_name}: {p}")
     problems.extend(stacking_problems(members))
-    for m in stack_movers(members):
-        if m.stats.movement_class is MovementClass.GARRISON:
-            problems.append(f"{m.name} is a garrison unit (Move 0) and never moves (§2).")
+    garrison = [m.name for m in stack_movers(members)
+                if m.stats.movement_class is MovementClass.GARRISON]
+    if len(garrison) == 1:
+        problems.append(f"{garrison[0]} is a garrison unit (Move 0) and never moves (§2).")
+    elif garrison:
+        problems.append(f"{len(garrison)} units of this stack are garrison units (Move 0) and "
+                        f"never move ({_names(garrison)}): split them off to move the rest "
+                        "(§2).")
     # One sentence for the cause, not one per unit (a stack of 14 has one problem).
     stuck = [m.name for m in members if not may_move(m.stats, commanded=m.commanded)]
     if len(stuck) == 1:

@@ -19,19 +19,10 @@ from campaigns.models import (
 from campaigns.services import phase_end, pop_points_grant
 from rules.erfworld.forts import siege_damage_amount
 from tests.e2e.conftest import PHONE
+from tests.e2e.helpers import open_map, select_stack
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _open_map(page, campaign):
-    page.goto(f"/campaigns/{campaign.pk}/map/")
-    page.wait_for_selector("#campaign-map[data-ready='true']")
-
-
-def _select(page, stack):
-    page.locator(f'[data-stack="{stack.pk}"]').first.click()
-    page.wait_for_selector(f'[data-stack-panel="{stack.pk}"]')
 
 
 def _move_phase(players=1):
@@ -66,8 +57,8 @@ def test_a_siege_from_the_panel_shows_the_odds_then_the_report(
     if viewport == "phone":
         page.set_viewport_size(PHONE)
     login(p1.user)
-    _open_map(page, campaign)
-    _select(page, rams)
+    open_map(page, campaign)
+    select_stack(page, rams)
     page.click('[data-key="siege"]')
     odds = page.locator(".siege-odds")
     odds.wait_for()
@@ -92,7 +83,7 @@ def test_a_siege_from_the_panel_shows_the_odds_then_the_report(
         f"Siege of the N wall of G7: {damage} hits of damage, 20 → {20 - damage} hits.",
         f"/campaigns/{campaign.pk}/reports/{event.pk}/", 20 - damage, [])
     # Its siege units have struck: the button is disabled and says why.
-    _select(page, rams)
+    select_stack(page, rams)
     assert (page.locator('[data-key="siege"]').is_disabled(),
             page.locator(f"#siege-why-{rams.pk}").inner_text()) == (
         True, "Siege: Every siege unit of this stack has already attacked this turn; each unit "
@@ -107,8 +98,8 @@ def test_mount_refused_by_the_rule_then_mounted_and_dismounted(browser_page, log
     scout = Unit.objects.get(owner=p1, name="Scout 1")
     scout2 = Unit.objects.get(owner=p1, name="Scout 2")
     login(p1.user)
-    _open_map(page, campaign)
-    _select(page, stack)
+    open_map(page, campaign)
+    select_stack(page, stack)
     page.click('[data-key="mount"]')
     page.select_option('[data-key="mount-select"]', str(spear.pk))
     # Two scouts (3 + 3 hits) need a mount of 12 hits; a Spearman has 4.
@@ -127,8 +118,8 @@ def test_mount_refused_by_the_rule_then_mounted_and_dismounted(browser_page, log
     drake = Unit.objects.create(campaign=campaign, side=p1.side, owner=p1, unit_type=big,
                                 name="Drake 1", current_hits=8, stack=stack, position=99,
                                 was_commanded=True)
-    _open_map(page, campaign)
-    _select(page, stack)
+    open_map(page, campaign)
+    select_stack(page, stack)
     page.click('[data-key="mount"]')
     page.select_option('[data-key="mount-select"]', str(drake.pk))
     page.check(f'[data-key="rider-{scout.pk}"]')
@@ -154,7 +145,7 @@ def test_the_chief_warlord_shares_the_pool_and_a_player_repairs(browser_page, lo
     Fortification.objects.filter(pk=tower.pk).update(owner=p1.side, hits=12)
     page = browser_page
     login(p1.user)
-    _open_map(page, campaign)
+    open_map(page, campaign)
     pool = page.locator("[data-pop-pool]").inner_text()
     page.fill(f'[data-key="share-{p1.pk}"]', "25")
     page.fill(f'[data-key="share-{p2.pk}"]', "30")

@@ -520,6 +520,14 @@ REFUSALS: list[tuple[dict[str, Any], MovingStack, str, str]] = [
     ),
     (
         {},
+        moving(member("Wall", "garrison"), member("Gate", "garrison"),
+               member("Jillian", "infantry")),
+        "B1",
+        "2 units of this stack are garrison units (Move 0) and never move (Wall, Gate): split "
+        "them off to move the rest (§2).",
+    ),
+    (
+        {},
         moving(member("Ann", "infantry", commanded=False),
                member("Bob", "infantry", commanded=False)),
         "B1",

@@ -1548,6 +1548,28 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     return stack.units.some((u) => hasSpecial(u, "siege"));
   }
 
+  // Why the stack cannot move at all this turn (the rules' own sentences, §2), or null.
+  function moveReason(stack) {
+    const stuck = stack.units.filter((u) => !u.was_commanded && !hasSpecial(u, "commander"));
+    if (stuck.length === 1) {
+      return `${stuck[0].name} may not move this turn: no commander of its side has been in its hex (§2 command).`;
+    }
+    if (stuck.length > 1) {
+      const names = stuck.length <= 4 ? stuck.map((u) => u.name).join(", ")
+        : `${stuck.slice(0, 3).map((u) => u.name).join(", ")} and ${stuck.length - 3} more`;
+      return `${stuck.length} units in ${stack.hex} may not move this turn (${names}): no commander of their side ` +
+        `has been in ${stack.hex}; bring one through ${stack.hex} first (§2 command).`;
+    }
+    return null;
+  }
+
+  function attackReason(stack) {
+    if (stack.units.length && stack.units.every((u) => u.has_attacked)) {
+      return "Every unit of this stack has already attacked this turn; each unit attacks at most once per turn (§3).";
+    }
+    return null;
+  }
+
   function siegeReason(stack) {
     if (!stack.units.some((u) => hasSpecial(u, "siege") && !u.has_attacked)) {
       return "Every siege unit of this stack has already attacked this turn; each unit attacks at most once per turn (§3).";
@@ -1753,13 +1775,22 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     if (canCommand(stack)) {
       const others = (model().stacksAt.get(stack.hex) || []).filter((s) => s.id !== stack.id && s.side === stack.side);
       parts.push(h("div", { class: "stack-actions", role: "group", "aria-label": "Orders for this stack" },
-        button("Move…", "move", () => startMove(stack)),
-        button("Attack…", "attack", () => startAttack(stack)),
+        button("Move…", "move", () => startMove(stack), moveReason(stack)
+          ? { disabled: true, title: moveReason(stack), "aria-describedby": `move-why-${stack.id}` } : {}),
+        button("Attack…", "attack", () => startAttack(stack), attackReason(stack)
+          ? { disabled: true, title: attackReason(stack), "aria-describedby": `attack-why-${stack.id}` } : {}),
         hasSiege(stack) ? button("Siege…", "siege", () => startSiege(stack), siegeReason(stack)
           ? { disabled: true, title: siegeReason(stack), "aria-describedby": `siege-why-${stack.id}` } : {}) : null,
         stack.units.length > 1 ? button("Mount…", "mount", () => startMount(stack)) : null,
         button("Split off ticked units", "split", () => split(stack)),
         others.map((o) => button(`Merge stack in ${o.hex} (${plural(unitCount(o), "unit")}) into this`, `merge-${o.id}`, () => merge(stack, o)))));
+      // A control that can only fail now is disabled, with its reason in one sentence.
+      if (moveReason(stack)) {
+        parts.push(h("p", { class: "muted disabled-why", id: `move-why-${stack.id}`, text: `Move: ${moveReason(stack)}` }));
+      }
+      if (attackReason(stack)) {
+        parts.push(h("p", { class: "muted disabled-why", id: `attack-why-${stack.id}`, text: `Attack: ${attackReason(stack)}` }));
+      }
       if (hasSiege(stack) && siegeReason(stack)) {
         parts.push(h("p", { class: "muted disabled-why", id: `siege-why-${stack.id}`, text: `Siege: ${siegeReason(stack)}` }));
       }

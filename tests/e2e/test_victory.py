@@ -290,6 +290,11 @@ def test_the_broad_way_is_won_in_the_browser(browser, browser_page, live_server,
         combat = _event(campaign, EventKind.COMBAT, attacker=riders.pk)
         r = combat.payload["result"]
         screenshot(rp, "05-t1-d4-attacked")
+        # Every rider has attacked: a second attack could only fail, so it is not offered.
+        assert (rp.locator(f'[data-stack-panel="{riders.pk}"] [data-key="attack"]').is_disabled(),
+                rp.locator(f"#attack-why-{riders.pk}").inner_text()) == (
+            True, "Attack: Every unit of this stack has already attacked this turn; each unit "
+            "attacks at most once per turn (§3).")
         assert (attacked, r["winner"], Stack.objects.filter(pk=d4.pk).exists()) == (
             f"Attacked the stack in D4. {r['hits_on_defender']} hits on the defender, "
             f"{r['hits_on_attacker']} hits on the attacker. Winner: attacker.", "attacker",
@@ -379,18 +384,16 @@ def test_the_broad_way_is_won_in_the_browser(browser, browser_page, live_server,
             f"Repaired the wall NE of I9 by {missing} hits for {missing} pop points: "
             "now 15/15 hits.", 15)
 
-        # The commander relay: the griffon alone in D3 may not move, until ivy's captain
-        # passes through D3 on her way down the road.
+        # The commander relay: the griffon alone in D3 may not move (its Move… is disabled
+        # with the rule), until ivy's captain passes through D3 on her way down the road.
         select_stack(rp, gstack)
-        rp.click('[data-key="move"]')
-        refusal = rp.locator('[data-error="move"]')
-        refusal.wait_for()
-        refused = refusal.inner_text()
+        refused = rp.locator(f"#move-why-{gstack.pk}").inner_text()
+        disabled = rp.locator(f'[data-stack-panel="{gstack.pk}"] [data-key="move"]').is_disabled()
         screenshot(rp, "13-t2-griffon-not-commanded")
         plan, moved = _move(ip, ivy_stack, "E5", "Moved to E5")
-        assert (refused, plan) == (
-            "Griffon 1 may not move this turn: no commander of its side has been in its hex "
-            "(§2 command).", "Move to E5 along D3 → D4 → E5: costs 3 movement points. The road "
+        assert (disabled, refused, plan) == (
+            True, "Move: Griffon 1 may not move this turn: no commander of its side has been in "
+            "its hex (§2 command).", "Move to E5 along D3 → D4 → E5: costs 3 movement points. The road "
             "bonus gives the extra hex: the whole move is on road (§2).")
         open_map(rp, campaign)
         plan, moved = _move(rp, gstack, "F6", "Moved to F6")

@@ -317,7 +317,7 @@ class CampaignJoinApi(APIView):
         if campaign is None:
             raise Http404
         seats = [{"seat": m.pk, "name": m.user.public_name,
-                  "units": m.units.filter(current_hits__gt=0).count()}
+                  "units": m.living_units}  # type: ignore[attr-defined]
                  for m in open_seats(campaign)] if campaign.status != "setup" else []
         return Response(self.SeatsSerializer({"campaign": campaign.pk, "name": campaign.name,
                                               "status": campaign.status,

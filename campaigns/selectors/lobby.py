@@ -118,7 +118,7 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     for a in Absence.objects.filter(membership__campaign=campaign,
                                     ends_on__gte=timezone.now().date() - timedelta(days=1)):
         away.setdefault(a.membership_id, []).append(a)
-    successors = {m.pk: m.user.public_name for m in members}
+    names = {m.pk: m.user.public_name for m in members}
     rows = []
     for m in members:
         rows.append({
@@ -134,7 +134,7 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
             "votes": m.votes if _is_alliance_player(m) else None,
             "record": str(records.get(m.pk, Record()))
             if _is_alliance_player(m) or m.role == Role.FORMER else "",
-            "left": _left(m, successors),
+            "left": _left(m, names),
             "away": [f"{a.starts_on:%a %d %b}–{a.ends_on:%a %d %b}" for a in away.get(m.pk, [])
                      if a.ends_on >= local_today(m)],
             "is_viewer": m.pk == viewer.pk,

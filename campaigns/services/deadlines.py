@@ -175,8 +175,7 @@ def _extended_for_absences(campaign: Campaign, phase: Phase, now: datetime) -> b
     if end <= phase.deadline_at:
         return False
     phase.deadline_at = end
-    phase.version += 1
-    phase.save(update_fields=["deadline_at", "version"])
+    save_moved_deadline(phase, now=now, fields=["deadline_at"])
     away = sorted({m.user.public_name for _, m in ends})
     event = record_event(
         campaign=campaign, kind=EventKind.DEADLINE_EXTENDED, phase=phase,
@@ -351,6 +350,18 @@ def _require_reason(reason: str) -> str:
     return reason
 
 
+def save_moved_deadline(phase: Phase, *, now: datetime, fields: list[str]) -> None:
+    """Save a phase whose deadline (or paused time) moved: a deadline that had passed and been
+    processed and now lies ahead gives the players the extra time, so nobody is late any more."""
+    fields = [*fields, "version"]
+    if phase.deadline_processed_at is not None and phase.deadline_at > now:
+        phase.deadline_processed_at = None
+        fields.append("deadline_processed_at")
+        phase.player_statuses.filter(done_at__isnull=True).update(late=False, proxied_by=None)
+    phase.version += 1
+    phase.save(update_fields=fields)
+
+
 @transaction.atomic
 def deadline_extend(*, user: User, campaign: Campaign, hours: int, reason: str) -> Phase:
     """Move the open phase's deadline later, within the campaign's cap of extensions."""
@@ -377,14 +388,8 @@ def deadline_extend(*, user: User, campaign: Campaign, hours: int, reason: str) 
         phase.paused_remaining += timedelta(hours=hours)
     else:
         phase.deadline_at += timedelta(hours=hours)
-    fields = ["extended_hours", "deadline_at", "paused_remaining", "version"]
-    if phase.deadline_processed_at is not None and phase.deadline_at > now:
-        # The players get the extra time: nobody is late any more.
-        phase.deadline_processed_at = None
-        fields.append("deadline_processed_at")
-        phase.player_statuses.filter(done_at__isnull=True).update(late=False, proxied_by=None)
-    phase.version += 1
-    phase.save(update_fields=fields)
+    save_moved_deadline(phase, now=now,
+                        fields=["extended_hours", "deadline_at", "paused_remaining"])
     event = record_event(
         campaign=campaign, kind=EventKind.DEADLINE_EXTENDED, actor=user, phase=phase,
         summary=f"The GM extended turn {phase.turn.number}'s "

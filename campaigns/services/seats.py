@@ -13,6 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -40,13 +41,13 @@ from campaigns.services.common import (
     side_of,
 )
 
-ALLIANCE_PHASES = ("scout", "move_combat")
-
 
 def open_seats(campaign: Campaign) -> list[Membership]:
-    """The seats left open since the start, oldest first."""
+    """The seats left open since the start, oldest first, each with `living_units` (on the
+    map or waiting to pop)."""
     return list(Membership.objects.select_related("user").filter(
         campaign=campaign, role=Role.FORMER, successor__isnull=True, left_at__isnull=False)
+        .annotate(living_units=Count("units", filter=Q(units__current_hits__gt=0)))
         .order_by("left_at", "pk"))
 
 
@@ -185,6 +186,8 @@ def seat_claim(*, user: User, invite_code: str, seat: int) -> Membership:
     phase = Phase.objects.select_for_update().filter(
         campaign=campaign, status=PhaseStatus.OPEN).select_related("turn").first()
     extra = ""
+    from campaigns.services.phases import ALLIANCE_PHASES
+
     if phase is not None and phase.kind in ALLIANCE_PHASES:
         PlayerPhaseStatus.objects.get_or_create(phase=phase, membership=holder)
         if not retake:
@@ -217,13 +220,9 @@ def _full_phase(campaign: Campaign, phase: Phase, now: datetime) -> str:
         return " The phase keeps a full length for them when it resumes."
     if phase.deadline_at >= now + length:
         return ""
+    from campaigns.services.deadlines import save_moved_deadline
+
     phase.deadline_at = now + length
-    fields = ["deadline_at", "version"]
-    if phase.deadline_processed_at is not None:
-        phase.deadline_processed_at = None
-        fields.append("deadline_processed_at")
-        phase.player_statuses.filter(done_at__isnull=True).update(late=False, proxied_by=None)
-    phase.version += 1
-    phase.save(update_fields=fields)
+    save_moved_deadline(phase, now=now, fields=["deadline_at"])
     return (f" The phase now closes {phase.deadline_at:%Y-%m-%d %H:%M} UTC, so that they have "
             "a full phase.")

@@ -233,7 +233,7 @@ def join(request: HttpRequest, invite_code: str) -> HttpResponse:
             return redirect("campaigns:lobby", campaign.pk)
     players = Membership.objects.filter(campaign=campaign, role="player").count()
     seats = [{"id": m.pk, "name": m.user.public_name,
-              "units": m.units.filter(current_hits__gt=0).count(),
+              "units": m.living_units,  # type: ignore[attr-defined]
               "own": member is not None and m.pk == member.pk}
              for m in open_seats(campaign)] if campaign.status != CampaignStatus.SETUP else []
     return render(

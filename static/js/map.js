@@ -59,6 +59,44 @@ export const TERRAIN_COLOURS = {
   deep_water: "#5a86b8",
 };
 const DARK_TERRAIN = new Set(["woods", "dense_forest", "deep_water", "swamp"]);
+// The fog's duller shade of each terrain.
+const FOG_COLOURS = {
+  open: "#b9bdaa", road: "#b9bdaa", hills: "#978468", woods: "#56704d", swamp: "#6f827b",
+  dense_forest: "#3d5637", rocky: "#827e75", village: "#ad8f76", deep_water: "#5a7190",
+};
+// Each terrain's pattern over its colour (a 14-unit tile), so the map reads in greyscale and
+// for colour-blind players: trees for woods (denser for dense forest), arcs for hills, reeds
+// for swamp, stones for rocky ground, roofs for villages, waves for deep water. Open ground
+// is plain; a road hex is open ground with the road drawn as a line through it.
+const TERRAIN_GLYPHS = {
+  hills: '<path d="M1 11q3-6 6 0M8 5q3-6 6 0" fill="none" stroke-width="1.2"/>',
+  woods: '<circle cx="3.5" cy="4" r="2.2"/><circle cx="10.5" cy="11" r="2.2"/>',
+  dense_forest: '<circle cx="3.5" cy="3.5" r="2.4"/><circle cx="10.5" cy="3.5" r="2.4"/><circle cx="7" cy="10.5" r="2.4"/><circle cx="0" cy="10.5" r="2.4"/><circle cx="14" cy="10.5" r="2.4"/>',
+  swamp: '<path d="M1 5h5M8 12h5M3.5 5v-3M10.5 12v-3" fill="none" stroke-width="1.2"/>',
+  rocky: '<path d="M2 7l2.5-4 2.5 4zM8 13l2.5-4 2.5 4z"/>',
+  village: '<path d="M2 8v-3l2.5-2.5 2.5 2.5v3zM9 13v-2.5l2-2 2 2v2.5z"/>',
+  deep_water: '<path d="M0 5q1.75-2 3.5 0t3.5 0t3.5 0t3.5 0M0 11q1.75-2 3.5 0t3.5 0t3.5 0t3.5 0" fill="none" stroke-width="1.1"/>',
+};
+
+// Arrowheads for the paths of moves and scout orders (overlay lines end in them).
+const ARROW_DEFS = [["move", "#1a5fb4"], ["scout", "#6a1b9a"]].map(([kind, colour]) =>
+  `<marker id="wc-arrow-${kind}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" ` +
+  `orient="auto-start-reverse" markerUnits="strokeWidth"><path d="M0 0L10 5L0 10z" fill="${colour}"/></marker>`).join("");
+
+// The <defs> of every terrain's pattern, clear (wc-t-*) and fogged (wc-f-*); the CSS fills
+// the hexes with them.
+function patternDefs() {
+  const out = [];
+  for (const [terrain, colour] of Object.entries(TERRAIN_COLOURS)) {
+    const glyph = TERRAIN_GLYPHS[terrain] || "";
+    for (const [prefix, fill] of [["t", colour], ["f", FOG_COLOURS[terrain] || colour]]) {
+      const ink = DARK_TERRAIN.has(terrain) ? "rgba(255,255,255,.38)" : "rgba(40,30,10,.42)";
+      out.push(`<pattern id="wc-${prefix}-${terrain}" patternUnits="userSpaceOnUse" width="14" height="14">` +
+        `<rect width="14" height="14" fill="${fill}"/>${glyph ? `<g fill="${ink}" stroke="${ink}" stroke-width="0">${glyph}</g>` : ""}</pattern>`);
+    }
+  }
+  return out.join("");
+}
 const DIRECTIONS = [
   ["N", 0, -1], ["NE", 1, -1], ["SE", 1, 0], ["S", 0, 1], ["SW", -1, 1], ["NW", -1, 0],
 ];
@@ -316,22 +354,103 @@ function terrainLayer(model, clear, range = null, skip = null) {
 
 // Labels of the hexes in columns c0..c1 and rows r0..r1 only: laying out 10,000 texts is what
 // made a 100 × 100 map slow, and only a screenful of them can be read at once.
-function labelsMarkup(model, c0, c1, r0, r1) {
+function labelsMarkup(model, c0, c1, r0, r1, scale = 1) {
   const out = [];
+  const dy = -HALF_H + 3 + 7 * scale;
   for (let col = c0; col <= c1; col++) {
     const letters = columnLetters(col);
     for (let row = r0; row <= r1; row++) {
       const label = letters + row;
       const { x, y } = centerOf(col, row);
       const dark = DARK_TERRAIN.has(terrainOf(model, label)) ? ' class="on-dark"' : "";
-      out.push(`<text x="${r2(x)}" y="${r2(y - HALF_H + 10)}"${dark}>${label}</text>`);
+      out.push(`<text x="${r2(x)}" y="${r2(y + dy)}"${dark}>${label}</text>`);
     }
   }
   return out.join("");
 }
 
-// The markers of the hexes in `range` ({c0, c1, r0, r1}; of the whole map without it).
-function marksLayer(model, selectedId, pendingPops, range = null) {
+// Roads as lines: from each road hex's centre to the centre of every adjacent road hex (a
+// lone road hex gets a dot). Only the hexes the viewer knows the terrain of; a default
+// terrain of road would make every hex one, and draws no lines.
+function roadsMarkup(model) {
+  const roads = new Set();
+  for (const [hex, t] of model.terrain) if (t === "road") roads.add(hex);
+  for (const s of model.sightings) if (s.seen && s.seen.terrain === "road" && !model.terrain.has(s.hex)) roads.add(s.hex);
+  if (!roads.size) return "";
+  const segments = [];
+  const stops = [];
+  for (const hex of roads) {
+    const c = hexCenter(hex);
+    let joined = 0;
+    for (const next of hexNeighbours(hex, model.cols, model.rows)) {
+      if (!roads.has(next)) continue;
+      joined += 1;
+      if (next < hex) continue; // each segment once
+      const d = hexCenter(next);
+      segments.push(`M${r2(c.x)} ${r2(c.y)}L${r2(d.x)} ${r2(d.y)}`);
+    }
+    if (!joined) stops.push(`<circle class="road-stop" data-road="${hex}" cx="${r2(c.x)}" cy="${r2(c.y)}" r="5"/>`);
+  }
+  const d = segments.join("");
+  return (d ? `<path class="road-edge" d="${d}"/><path class="road" d="${d}"/>` : "") + stops.join("");
+}
+
+// How much bigger than its world size a counter (and a hex label) is drawn at zoom k, so that
+// it stays readable when the map is zoomed out to fit a small screen: 1 from k = 1.1 up,
+// then in quarter steps up to 1.5 (redrawn only when the step changes).
+function markScale(k) {
+  const s = Math.min(1.5, Math.max(1, 1.1 / k));
+  return Math.round(s * 4) / 4;
+}
+
+// A stack of the viewer's side that may not move this turn: some unit has not been with a
+// commander (the move/combat phase, when the viewer knows the units' state).
+function cannotMove(model, stack) {
+  if (!model.viewer || stack.side !== model.viewer.side || !model.phase || model.phase.kind !== "move_combat") return false;
+  return (stack.units || []).some((u) => u.was_commanded === false && !hasSpecial(u, "commander"));
+}
+
+// One counter: a rounded box `w` wide at (x0, y0), the unit count in its lower half; on a
+// stack the viewer knows the owners of, the owner's initial top left and a star top right
+// when a commander leads it; a red barred circle at its corner when it may not move this turn.
+function counterMarkup({ cls, attrs, x0, y0, w, s, count, initial, commander, stuck }) {
+  const hgt = (initial || commander ? 22 : 16) * s;
+  const cx = x0 + w / 2;
+  let out = `<g class="${cls}"${attrs}><rect x="${r2(x0)}" y="${r2(y0)}" width="${r2(w)}" height="${r2(hgt)}" rx="${r2(3 * s)}"/>` +
+    `<text class="count" x="${r2(cx)}" y="${r2(y0 + hgt - 4 * s)}" style="font-size:${r2(11 * s)}px">${count}</text>`;
+  if (initial) out += `<text class="owner-mark" x="${r2(x0 + 2.5 * s)}" y="${r2(y0 + 8 * s)}" style="font-size:${r2(7.5 * s)}px">${escapeXml(initial)}</text>`;
+  if (commander) out += `<text class="commander-mark" x="${r2(x0 + w - 2.5 * s)}" y="${r2(y0 + 8 * s)}" style="font-size:${r2(7.5 * s)}px">★</text>`;
+  if (stuck) {
+    const r = 4 * s;
+    const bx = x0 + w - r * 0.4;
+    const by = y0 + hgt - r * 0.4;
+    out += `<g class="no-command"><circle cx="${r2(bx)}" cy="${r2(by)}" r="${r2(r)}"/>` +
+      `<path d="M${r2(bx - r * 0.7)} ${r2(by - r * 0.7)}L${r2(bx + r * 0.7)} ${r2(by + r * 0.7)}"/></g>`;
+  }
+  return `${out}</g>`;
+}
+
+// Side by side under the hex's middle, two counters, and a third when it fits across the hex;
+// returns their left edges and widths, and how many did not fit.
+function counterRow(cx, counts, s) {
+  const widths = counts.map((n) => Math.max(22, 10 + 7 * String(n).length) * s);
+  let shown = widths.length;
+  const total = (k) => widths.slice(0, k).reduce((a, b) => a + b, 0) + (k - 1) * s;
+  while (shown > 2 && total(shown) > 66) shown -= 1;
+  let left = cx - total(shown) / 2;
+  const boxes = [];
+  for (let i = 0; i < shown; i++) {
+    boxes.push({ x0: left, w: widths[i] });
+    left += widths[i] + s;
+  }
+  return { boxes, more: counts.length - shown };
+}
+
+// The markers of the hexes in `range` ({c0, c1, r0, r1}; of the whole map without it), with
+// counters drawn `scale` times their world size (markScale). Walls lie on their hexsides and a
+// tower sits in its hex's upper left corner, so neither covers a counter.
+function marksLayer(model, selectedId, pendingPops, range = null, scale = 1) {
+  const s = scale;
   const out = [];
   const outside = (hex) => {
     if (!range) return false;
@@ -352,60 +471,54 @@ function marksLayer(model, selectedId, pendingPops, range = null) {
         const ends = hexsideEnds(c.x, c.y, f.direction);
         if (!ends) continue;
         const [[x1, y1], [x2, y2]] = ends;
-        const mx = (x1 + x2) / 2 + (c.x - (x1 + x2) / 2) * 0.22;
-        const my = (y1 + y2) / 2 + (c.y - (y1 + y2) / 2) * 0.22;
+        const mx = (x1 + x2) / 2 + (c.x - (x1 + x2) / 2) * 0.12;
+        const my = (y1 + y2) / 2 + (c.y - (y1 + y2) / 2) * 0.12;
         out.push(`<line class="wall side-${owner}" x1="${r2(x1)}" y1="${r2(y1)}" x2="${r2(x2)}" y2="${r2(y2)}"/>`);
-        out.push(`<text class="wall-hits" x="${r2(mx)}" y="${r2(my + 3)}">${hits}</text>`);
+        out.push(`<text class="wall-hits" x="${r2(mx)}" y="${r2(my + 2.5)}">${hits}</text>`);
       } else {
-        out.push(`<g class="tower side-${owner}" data-at="${hex}"><rect x="${r2(c.x - 27)}" y="${r2(c.y - 8)}" width="17" height="14" rx="2"/>` +
-          `<text x="${r2(c.x - 18.5)}" y="${r2(c.y + 3)}">${hits}</text></g>`);
+        // A keep: a crenellated outline with the hits inside.
+        const x = c.x - 25;
+        const y = c.y - 13;
+        out.push(`<g class="tower side-${owner}" data-at="${hex}"><path d="M${r2(x)} ${r2(y + 11)}v-11h2.5v2h2.5v-2h3v2h2.5v-2h2.5v11z"/>` +
+          `<text x="${r2(x + 6.5)}" y="${r2(y + 9.5)}">${hits}</text></g>`);
       }
     }
   }
-  for (const s of model.sightings) {
-    const c = hexCenter(s.hex);
-    if (!c || outside(s.hex)) continue;
-    out.push(`<text class="sighting-turn" x="${r2(c.x + 17)}" y="${r2(c.y - 4)}">T${Number(s.turn)}</text>`);
-    const own = (model.stacksAt.get(s.hex) || []).length > 0;
-    const seenStacks = (s.seen && s.seen.stacks) || [];
+  for (const sg of model.sightings) {
+    const c = hexCenter(sg.hex);
+    if (!c || outside(sg.hex)) continue;
+    out.push(`<text class="sighting-turn" x="${r2(c.x + 19)}" y="${r2(c.y - 6)}">T${Number(sg.turn)}</text>`);
+    const own = (model.stacksAt.get(sg.hex) || []).length > 0;
+    const seenStacks = (sg.seen && sg.seen.stacks) || [];
     if (!own && seenStacks.length) {
-      seenStacks.slice(0, 3).forEach((st, i) => {
-        const n = (st.units || []).length;
-        const x = c.x - 14 + i * 15;
-        out.push(`<g class="badge seen side-${st.side}" data-at="${s.hex}"><rect x="${r2(x - 7)}" y="${r2(c.y + 4)}" width="14" height="12" rx="3"/>` +
-          `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${n}</text></g>`);
+      const row = counterRow(c.x, seenStacks.map((st) => (st.units || []).length), s);
+      row.boxes.forEach((b, i) => {
+        out.push(counterMarkup({ cls: `badge seen side-${seenStacks[i].side}`, attrs: ` data-at="${sg.hex}"`,
+          x0: b.x0, y0: c.y + 1, w: b.w, s, count: (seenStacks[i].units || []).length }));
       });
+      if (row.more) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 1 + 26 * s)}">+${row.more}</text>`);
     }
   }
   for (const p of pendingPops || []) {
     const c = hexCenter(p.hex);
-    if (c && !outside(p.hex)) out.push(`<text class="pops-waiting" x="${r2(c.x + 16)}" y="${r2(c.y + 12)}">+${Number(p.count)}</text>`);
+    if (c && !outside(p.hex)) out.push(`<text class="pops-waiting" x="${r2(c.x + 18)}" y="${r2(c.y - 6)}">+${Number(p.count)}</text>`);
   }
   for (const [hex, stacks] of model.stacksAt) {
     const c = hexCenter(hex);
     if (!c || outside(hex)) continue;
-    const shown = stacks.slice(0, 3);
-    // Each badge as wide as its count needs, side by side, centred under the hex's middle.
-    const counts = shown.map((s) => String(unitCount(s)));
-    const widths = counts.map((n) => Math.max(15, 7 + 6 * n.length));
-    let left = c.x - (widths.reduce((a, b) => a + b, 0) + (shown.length - 1)) / 2;
-    shown.forEach((s, i) => {
-      const x = left + widths[i] / 2;
-      left += widths[i] + 1;
-      const selected = s.id !== undefined && s.id === selectedId ? " selected" : "";
-      const id = s.id !== undefined ? ` data-stack="${Number(s.id)}"` : "";
-      const owners = stackOwners(s);
+    const row = counterRow(c.x, stacks.map((st) => unitCount(st)), s);
+    row.boxes.forEach((b, i) => {
+      const st = stacks[i];
+      const selected = st.id !== undefined && st.id === selectedId ? " selected" : "";
+      const id = st.id !== undefined ? ` data-stack="${Number(st.id)}"` : "";
+      const owners = stackOwners(st);
       const mine = owners.length > 0 && owners.every((o) => o === OWNERS.me) ? " mine" : "";
-      const initial = ownerInitial(s);
-      const left0 = x - widths[i] / 2;
-      // The owner's initial above the counter's left corner; a star above its right corner
-      // for a stack led by a commander.
-      const marks = (initial ? `<text class="owner-mark" x="${r2(left0 + 1)}" y="${r2(c.y + 2)}">${escapeXml(initial)}</text>` : "") +
-        (hasCommander(s) ? `<text class="commander-mark" x="${r2(left0 + widths[i] - 1)}" y="${r2(c.y + 2)}">★</text>` : "");
-      out.push(`<g class="badge stack side-${s.side}${selected}${mine}"${id} data-at="${hex}"><rect x="${r2(left0)}" y="${r2(c.y + 3)}" width="${widths[i]}" height="14" rx="3"/>` +
-        `<text x="${r2(x)}" y="${r2(c.y + 13.5)}">${counts[i]}</text>${marks}</g>`);
+      const stuck = cannotMove(model, st);
+      out.push(counterMarkup({ cls: `badge stack side-${st.side}${selected}${mine}${stuck ? " stuck" : ""}`,
+        attrs: `${id} data-at="${hex}"`, x0: b.x0, y0: c.y - 1, w: b.w, s, count: unitCount(st),
+        initial: ownerInitial(st), commander: hasCommander(st), stuck }));
     });
-    if (stacks.length > 3) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 25)}">+${stacks.length - 3}</text>`);
+    if (row.more) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 23 * s + 8)}">+${row.more}</text>`);
   }
   return out.join("");
 }
@@ -415,12 +528,20 @@ function legendItems(model) {
   for (const t of model.terrain.values()) present.add(t);
   for (const s of model.sightings) if (s.seen && s.seen.terrain) present.add(s.seen.terrain);
   const terrains = [...present].sort();
-  const items = terrains.map((t) => h("li", {},
-    h("span", { class: "swatch", style: `background:${TERRAIN_COLOURS[t] || "#ccc"}` }), titleCase(t)));
+  const items = terrains.map((t) => {
+    const swatch = h("span", { class: "swatch pattern", "data-terrain": t });
+    swatch.innerHTML = t === "road"
+      ? `<svg viewBox="0 0 16 16" aria-hidden="true"><rect width="16" height="16" fill="${TERRAIN_COLOURS.open}"/><path class="road" d="M0 12L16 4"/></svg>`
+      : `<svg viewBox="0 0 16 16" aria-hidden="true"><rect width="16" height="16" fill="url(#wc-t-${t})"/></svg>`;
+    return h("li", {}, swatch, t === "road" ? "Road (a line through the hexes it joins)" : titleCase(t));
+  });
   items.push(h("li", {}, h("span", { class: "swatch side-alliance" }), "Alliance stack (units)"));
   items.push(h("li", {}, h("span", { class: "swatch side-opposition" }), "Opposition stack (units)"));
   items.push(h("li", {}, h("span", { class: "swatch tower-swatch" }), "Tower (hits); thick hexside: wall (hits)"));
-  items.push(h("li", {}, h("span", { class: "legend-mark", text: "A ★" }), "Above a counter: its owner's initial; ★ a commander leads it"));
+  items.push(h("li", {}, h("span", { class: "legend-mark", text: "A ★" }), "On a counter: its owner's initial; ★ a commander leads it"));
+  if (model.viewer && !isGm(model) && model.phase && model.phase.kind === "move_combat") {
+    items.push(h("li", {}, h("span", { class: "legend-mark no-command-mark", text: "⊘" }), "Cannot move this turn: no commander has been in its hex"));
+  }
   if (model.viewer && !isGm(model)) {
     items.push(h("li", {}, h("span", { class: "swatch fog-swatch" }), "Dimmed: not seen this turn"));
     items.push(h("li", {}, h("span", { class: "swatch turn-swatch", text: "T2" }), "Sighted in that turn"));
@@ -459,20 +580,57 @@ export function mountMap(element, data, options = {}) {
   const tooltip = h("div", { class: "map-tooltip", role: "tooltip", id: `${uid}-tip`, hidden: true });
   const legend = h("ul", { class: "map-legend", "aria-label": "Legend" });
   const panel = h("aside", { class: "map-panel", "aria-label": "Selection", "aria-live": "polite" });
-  const body = h("div", { class: "map-body" }, h("div", { class: "map-stage" }, viewport, legend), panel);
-  element.append(toolbar, body);
+  // On a phone the panel is a sheet docked under the map, both on one screen; its handle
+  // folds it to one line to give the map the room (tapping a hex or stack unfolds it).
+  const sheetHandle = h("button", { type: "button", class: "sheet-handle", "data-key": "sheet-handle",
+    "aria-expanded": "true", text: "▾ Fold the panel" });
+  const sheet = h("div", { class: "map-sheet" }, sheetHandle, panel);
+  const legendBox = h("details", { class: "map-legend-box", open: window.matchMedia("(min-width: 821px)").matches },
+    h("summary", { text: "Legend" }), legend);
+  const body = h("div", { class: "map-body" }, h("div", { class: "map-stage" }, viewport), sheet);
+  element.append(toolbar, body, legendBox);
+
+  function foldSheet(folded) {
+    if (sheet.classList.contains("folded") === folded) return;
+    sheet.classList.toggle("folded", folded);
+    // The map's height changed: measure it again, and keep the selected hex in view.
+    viewportBox = null;
+    requestAnimationFrame(() => {
+      viewportBox = null;
+      settleView();
+      if (!folded && selectedHex) keepVisible(selectedHex);
+    });
+    sheetHandle.setAttribute("aria-expanded", folded ? "false" : "true");
+    sheetHandle.textContent = folded ? "▴ Show the panel" : "▾ Fold the panel";
+  }
+  sheetHandle.addEventListener("click", () => foldSheet(!sheet.classList.contains("folded")));
 
   viewport.innerHTML = `<svg class="hexmap" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="Hex map">` +
-    `<g class="world"><g class="hexes"></g><g class="labels" aria-hidden="true"></g>` +
+    `<defs>${patternDefs()}${ARROW_DEFS}</defs>` +
+    `<g class="world"><g class="hexes"></g><g class="roads" aria-hidden="true"></g><g class="labels" aria-hidden="true"></g>` +
     `<g class="marks"></g><g class="overlay" aria-hidden="true"></g></g></svg>`;
-  viewport.append(tooltip);
+  // Results and refusals of actions, at the foot of the map for a few seconds (the panel says
+  // them too, next to the control); they never catch the pointer.
+  const toasts = h("div", { class: "map-toasts", role: "status", "aria-live": "polite" });
+  viewport.append(tooltip, toasts);
+
+  function toast(text, kind = "result") {
+    const note = h("div", { class: `map-toast ${kind}`, "data-toast": kind, text });
+    toasts.append(note);
+    while (toasts.children.length > 2) toasts.firstElementChild.remove();
+    setTimeout(() => note.remove(), kind === "error" ? 10000 : 6000);
+  }
   const svg = viewport.querySelector("svg");
   const world = svg.querySelector(".world");
   const hexLayer = svg.querySelector(".hexes");
   const labelLayer = svg.querySelector(".labels");
+  const roadLayer = svg.querySelector(".roads");
   const markLayer = svg.querySelector(".marks");
   const overlay = svg.querySelector(".overlay");
   let drawnHexes = "";
+  let drawnRoads = "";
+  // The counters' scale drawn last (markScale of the zoom).
+  let drawnScale = 1;
 
   function mapSize() {
     return {
@@ -497,6 +655,11 @@ export function mountMap(element, data, options = {}) {
         if (cursor) setCursor(cursor, false);
         if (unfinished) hexesComplete();
       }
+    }
+    const roads = roadsMarkup(model);
+    if (roads !== drawnRoads) {
+      roadLayer.innerHTML = roads;
+      drawnRoads = roads;
     }
     drawMarks();
     legend.replaceChildren(...legendItems(model));
@@ -543,7 +706,8 @@ export function mountMap(element, data, options = {}) {
   // While the first draw's hexes are coming, the markers of the hexes in view only.
   function drawMarks() {
     const range = hexJob ? visibleRange(HEX_MARGIN) : null;
-    markLayer.innerHTML = marksLayer(model, selectedStackId, page ? page.pops_waiting : [], range);
+    drawnScale = markScale(view.k);
+    markLayer.innerHTML = marksLayer(model, selectedStackId, page ? page.pops_waiting : [], range, drawnScale);
   }
 
   function hexesComplete() {
@@ -583,16 +747,19 @@ export function mountMap(element, data, options = {}) {
   }
 
   function drawLabels(force) {
-    if (view.k < 0.45) {
+    const scale = markScale(view.k);
+    // Too small to read even scaled up: no labels.
+    if (9 * scale * view.k < 6.5) {
       if (labelRange !== "far") labelLayer.innerHTML = "";
       labelRange = "far";
       return;
     }
     const { c0, c1, r0, r1 } = visibleRange();
-    const key = `${c0},${c1},${r0},${r1}`;
+    const key = `${c0},${c1},${r0},${r1},${scale}`;
     if (!force && key === labelRange) return;
     labelRange = key;
-    labelLayer.innerHTML = c0 <= c1 && r0 <= r1 ? labelsMarkup(model, c0, c1, r0, r1) : "";
+    labelLayer.style.setProperty("--label-scale", String(scale));
+    labelLayer.innerHTML = c0 <= c1 && r0 <= r1 ? labelsMarkup(model, c0, c1, r0, r1, scale) : "";
   }
 
   function scheduleLabels() {
@@ -600,6 +767,8 @@ export function mountMap(element, data, options = {}) {
     labelFrame = requestAnimationFrame(() => {
       labelFrame = 0;
       drawLabels(false);
+      // The counters grow back to readable size when zoomed out (markScale's steps).
+      if (markScale(view.k) !== drawnScale) drawMarks();
     });
   }
 
@@ -668,6 +837,19 @@ export function mountMap(element, data, options = {}) {
     if (size.w * k > w) x = Math.min(0, Math.max(w - size.w * k, x));
     if (size.h * k > vh) y = Math.min(0, Math.max(vh - size.h * k, y));
     view = { k, x, y };
+    applyView();
+  }
+
+  // After the viewport changed size: a map taller (wider) than the viewport leaves no empty
+  // band above (left of) it; a smaller one is centred.
+  function settleView() {
+    const { w, h: vh } = viewportSize();
+    const size = mapSize();
+    const sw = size.w * view.k;
+    const sh = size.h * view.k;
+    const x = sw > w ? Math.min(0, Math.max(w - sw, view.x)) : (w - sw) / 2;
+    const y = sh > vh ? Math.min(0, Math.max(vh - sh, view.y)) : (vh - sh) / 2;
+    view = { ...view, x, y };
     applyView();
   }
 
@@ -775,6 +957,7 @@ export function mountMap(element, data, options = {}) {
 
   // --- Selection ---
   function selectHex(label) {
+    foldSheet(false);
     selectedHex = label;
     const stacks = model.stacksAt.get(label) || [];
     const viewerSide = model.viewer ? model.viewer.side : null;
@@ -787,6 +970,7 @@ export function mountMap(element, data, options = {}) {
   }
 
   function select(stackId) {
+    foldSheet(false);
     const stack = model.stackById.get(stackId);
     if (!stack) {
       selectedStackId = null;
@@ -818,7 +1002,10 @@ export function mountMap(element, data, options = {}) {
       if (stack) parts.push(stackSection(stack));
     }
     if (tools) parts.push(...tools.panelParts());
+    // The panel keeps its scroll position through an action (the same stack's parts again).
+    const scrolled = panel.scrollTop;
     panel.replaceChildren(...parts.filter(Boolean));
+    panel.scrollTop = scrolled;
     if (focusKey) {
       const again = panel.querySelector(`[data-key="${focusKey}"]`);
       if (again) again.focus();
@@ -1073,10 +1260,12 @@ export function mountMap(element, data, options = {}) {
   if (!readOnly && page) {
     tools = makeTools({
       page, controller, element, getModel: () => model, getSelected: () => selectedStackId,
-      redrawOverlay: drawOverlay, renderPanel, redraw: draw,
+      redrawOverlay: drawOverlay, renderPanel, redraw: draw, toast,
     });
   }
 
+  // On a phone the sheet starts folded, so the whole map is seen first.
+  if (!readOnly && window.matchMedia("(max-width: 820px)").matches) foldSheet(true);
   // The view first, while the page is small to lay out; then the hexes and labels are drawn
   // once for it.
   initialView();
@@ -1156,7 +1345,7 @@ function oddsChart(title, rows, cls) {
       h("span", { class: "odds-p", text: `${r.p} (${(r.chance * 100).toFixed(1)}%)` })))));
 }
 
-function makeTools({ page, controller, element, getModel, getSelected, renderPanel, redrawOverlay, redraw }) {
+function makeTools({ page, controller, element, getModel, getSelected, renderPanel, redrawOverlay, redraw, toast }) {
   const api = makeApi(page);
   let tool = null; // {kind: "move"|"attack"|"scout"|"pops", ...}
   let busy = false;
@@ -1236,6 +1425,12 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     if (message) errors[key] = message;
   }
 
+  // A refusal of a click on the map: next to the tool's control and as a toast on the map.
+  function mapRefusal(key, message) {
+    setError(key, message);
+    toast(message, "error");
+  }
+
   // `announce` tells the page's other parts (the phase bar) that the game changed; not when
   // the phase bar itself asked for the refresh, or it would replace its own message.
   async function refresh(selectId, { announce = true, reloadTools = false } = {}) {
@@ -1256,10 +1451,15 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     busy = true;
     setError(key, null);
     renderPanel();
+    const before = result;
     try {
       await work();
+      // The result also as a toast on the map, where the person is looking after a click there.
+      if (result && result !== before) toast(result.text, "result");
     } catch (exc) {
-      setError(key, exc instanceof ApiError ? exc.message : String(exc));
+      const message = exc instanceof ApiError ? exc.message : String(exc);
+      setError(key, message);
+      toast(message, "error");
     } finally {
       busy = false;
       renderPanel();
@@ -1288,7 +1488,7 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
   function moveClick(label) {
     if (!tool.reachable) return true;
     if (!tool.reachable.has(label)) {
-      setError("move", `${label} cannot be reached by this stack now; pick a highlighted hex.`);
+      mapRefusal("move", `${label} cannot be reached by this stack now; pick a highlighted hex.`);
       renderPanel();
       return true;
     }
@@ -1389,7 +1589,7 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     if (!tool.targets) return true;
     const there = tool.targets.filter((t) => t.hex === label);
     if (!there.length) {
-      setError("attack", `There is no enemy stack you can attack in ${label}; pick a marked hex.`);
+      mapRefusal("attack", `There is no enemy stack you can attack in ${label}; pick a marked hex.`);
       renderPanel();
       return true;
     }
@@ -1460,9 +1660,9 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
       tool.path.pop();
       setError("scout", null);
     } else if (!directionTo(last, label)) {
-      setError("scout", `${label} is not next to ${last}: a scout path is a chain of adjacent hexes (§5).`);
+      mapRefusal("scout", `${label} is not next to ${last}: a scout path is a chain of adjacent hexes (§5).`);
     } else if (tool.path.length >= tool.limit) {
-      setError("scout", `${tool.unitName} may inspect at most ${plural(tool.limit, "hex")} (M + floor(M / 2), §5).`);
+      mapRefusal("scout", `${tool.unitName} may inspect at most ${plural(tool.limit, "hex")} (M + floor(M / 2), §5).`);
     } else {
       tool.path.push(label);
       setError("scout", null);
@@ -1515,7 +1715,7 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
 
   function popsClick(label) {
     if (!(page.pop_hexes || []).includes(label)) {
-      setError("pops", `${label} is not a pop hex; pops appear in ${(page.pop_hexes || []).join(" or ")} (§5).`);
+      mapRefusal("pops", `${label} is not a pop hex; pops appear in ${(page.pop_hexes || []).join(" or ")} (§5).`);
     } else {
       tool.hex = label;
       setError("pops", null);
@@ -1706,8 +1906,17 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
 
   // --- What the map shows and does for the tool ---
   function overlay() {
-    if (!tool) return "";
     const out = [];
+    // Scout orders given this phase, as arrows along their paths (the one being edited is
+    // drawn by its tool).
+    for (const order of page.scout_orders || []) {
+      if (tool && tool.kind === "scout" && tool.unitId === order.scout) continue;
+      const from = model().stacks.find((st) => (st.units || []).some((u) => u.id === order.scout));
+      if (from && Array.isArray(order.inspected_hexes)) {
+        out.push(polyline([from.hex, ...order.inspected_hexes], "scout-path planned", `data-scout-order="${Number(order.scout)}"`));
+      }
+    }
+    if (!tool) return out.join("");
     if (tool.kind === "move" && tool.reachable) {
       for (const [hex, cost] of tool.reachable) {
         const c = hexCenter(hex);
@@ -1739,9 +1948,16 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     return out.join("");
   }
 
-  function polyline(labels, cls) {
-    const pts = labels.map(hexCenter).filter(Boolean).map((c) => `${r2(c.x)},${r2(c.y)}`);
-    return pts.length > 1 ? `<polyline class="${cls}" points="${pts.join(" ")}"/>` : "";
+  // A path through hex centres as an arrow; its last leg stops short of the centre, so the
+  // arrowhead does not cover the last hex's counters.
+  function polyline(labels, cls, attrs = "") {
+    const pts = labels.map(hexCenter).filter(Boolean);
+    if (pts.length < 2) return "";
+    const [a, b] = pts.slice(-2);
+    const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const end = { x: b.x - ((b.x - a.x) / len) * 8, y: b.y - ((b.y - a.y) / len) * 8 };
+    const xy = [...pts.slice(0, -1), end].map((c) => `${r2(c.x)},${r2(c.y)}`);
+    return `<polyline class="${cls}" ${attrs} points="${xy.join(" ")}"/>`;
   }
 
   function describe(label) {

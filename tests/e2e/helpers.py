@@ -49,6 +49,20 @@ def open_map(page, campaign):
     page.wait_for_selector("#campaign-map[data-ready='true']")
 
 
+def unfold_panel(page):
+    """On a phone the map's panel is a sheet that starts folded: open it as a person would."""
+    if page.locator(".map-sheet.folded").count():
+        page.click('[data-key="sheet-handle"]')
+
+
 def select_stack(page, stack):
-    page.locator(f'[data-stack="{stack.pk}"]').first.click()
+    """Taps the stack's counter; in a hex with more stacks than counters shown (a phone shows
+    two and "+1"), taps the hex and picks the stack in the panel, as a person would."""
+    stack.refresh_from_db()
+    counter = page.locator(f'[data-stack="{stack.pk}"]')
+    if counter.count():
+        counter.first.click()
+    else:
+        click_hex(page, stack.hex)
+        page.click(f'[data-key="pick-{stack.pk}"]')
     page.wait_for_selector(f'[data-stack-panel="{stack.pk}"]')

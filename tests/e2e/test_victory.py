@@ -43,7 +43,16 @@ from campaigns.models import (
     Unit,
 )
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.e2e.helpers import buy, click_hex, design, flash, open_map, phase_bar_says, select_stack
+from tests.e2e.helpers import (
+    buy,
+    click_hex,
+    design,
+    flash,
+    open_map,
+    phase_bar_says,
+    select_stack,
+    unfold_panel,
+)
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,6 +169,7 @@ def _scout(page, stack, scout, hexes):
 
 
 def _buy_pops(page, type_name, count, hex_label="I10"):
+    unfold_panel(page)
     page.click('[data-key="pops-start"]')
     options = page.locator('[data-key="pops-type"] option').all_inner_texts()
     label = next(o for o in options if o.startswith(f"{type_name} ("))

@@ -49,19 +49,19 @@ const HEX_MARGIN = 3;
 
 export const TERRAIN_COLOURS = {
   open: "#e4ebc8",
-  road: "#d8bf8a",
-  hills: "#b9976a",
+  road: "#e4ebc8", // open ground: map.js draws the road itself as a line
+  hills: "#c8a87c",
   woods: "#5d8a4c",
-  swamp: "#7f9e92",
+  swamp: "#86aa9e",
   dense_forest: "#3f6b35",
   rocky: "#9a9488",
   village: "#d6a27a",
   deep_water: "#5a86b8",
 };
-const DARK_TERRAIN = new Set(["woods", "dense_forest", "deep_water", "swamp"]);
+const DARK_TERRAIN = new Set(["woods", "dense_forest", "deep_water"]);
 // The fog's duller shade of each terrain.
 const FOG_COLOURS = {
-  open: "#b9bdaa", road: "#b9bdaa", hills: "#978468", woods: "#56704d", swamp: "#6f827b",
+  open: "#b9bdaa", road: "#b9bdaa", hills: "#9e8a6c", woods: "#56704d", swamp: "#74897f",
   dense_forest: "#3d5637", rocky: "#827e75", village: "#ad8f76", deep_water: "#5a7190",
 };
 // Each terrain's pattern over its colour (a 14-unit tile), so the map reads in greyscale and
@@ -72,7 +72,7 @@ const TERRAIN_GLYPHS = {
   hills: '<path d="M1 11q3-6 6 0M8 5q3-6 6 0" fill="none" stroke-width="1.2"/>',
   woods: '<circle cx="3.5" cy="4" r="2.2"/><circle cx="10.5" cy="11" r="2.2"/>',
   dense_forest: '<circle cx="3.5" cy="3.5" r="2.4"/><circle cx="10.5" cy="3.5" r="2.4"/><circle cx="7" cy="10.5" r="2.4"/><circle cx="0" cy="10.5" r="2.4"/><circle cx="14" cy="10.5" r="2.4"/>',
-  swamp: '<path d="M1 5h5M8 12h5M3.5 5v-3M10.5 12v-3" fill="none" stroke-width="1.2"/>',
+  swamp: '<path d="M1 5h5M8 12h5M3.5 5v-3.5M10.5 12v-3.5M2 5l-1-2.5M5 5l1-2.5M9 12l-1-2.5M12 12l1-2.5" fill="none" stroke-width="1.3"/>',
   rocky: '<path d="M2 7l2.5-4 2.5 4zM8 13l2.5-4 2.5 4z"/>',
   village: '<path d="M2 8v-3l2.5-2.5 2.5 2.5v3zM9 13v-2.5l2-2 2 2v2.5z"/>',
   deep_water: '<path d="M0 5q1.75-2 3.5 0t3.5 0t3.5 0t3.5 0M0 11q1.75-2 3.5 0t3.5 0t3.5 0t3.5 0" fill="none" stroke-width="1.1"/>',
@@ -85,7 +85,7 @@ const ARROW_DEFS = [["move", "#1a5fb4"], ["scout", "#6a1b9a"]].map(([kind, colou
 
 // The <defs> of every terrain's pattern, clear (wc-t-*) and fogged (wc-f-*); the CSS fills
 // the hexes with them.
-function patternDefs() {
+export function patternDefs() {
   const out = [];
   for (const [terrain, colour] of Object.entries(TERRAIN_COLOURS)) {
     const glyph = TERRAIN_GLYPHS[terrain] || "";
@@ -478,9 +478,9 @@ function marksLayer(model, selectedId, pendingPops, range = null, scale = 1) {
       } else {
         // A keep: a crenellated outline with the hits inside.
         const x = c.x - 25;
-        const y = c.y - 13;
-        out.push(`<g class="tower side-${owner}" data-at="${hex}"><path d="M${r2(x)} ${r2(y + 11)}v-11h2.5v2h2.5v-2h3v2h2.5v-2h2.5v11z"/>` +
-          `<text x="${r2(x + 6.5)}" y="${r2(y + 9.5)}">${hits}</text></g>`);
+        const y = c.y - 16;
+        out.push(`<g class="tower side-${owner}" data-at="${hex}"><path d="M${r2(x)} ${r2(y + 14)}v-14h3v2.5h3v-2.5h3v2.5h3v-2.5h3v14z"/>` +
+          `<text x="${r2(x + 7.5)}" y="${r2(y + 12)}">${hits}</text></g>`);
       }
     }
   }
@@ -515,7 +515,7 @@ function marksLayer(model, selectedId, pendingPops, range = null, scale = 1) {
       const mine = owners.length > 0 && owners.every((o) => o === OWNERS.me) ? " mine" : "";
       const stuck = cannotMove(model, st);
       out.push(counterMarkup({ cls: `badge stack side-${st.side}${selected}${mine}${stuck ? " stuck" : ""}`,
-        attrs: `${id} data-at="${hex}"`, x0: b.x0, y0: c.y - 1, w: b.w, s, count: unitCount(st),
+        attrs: `${id} data-at="${hex}"`, x0: b.x0, y0: c.y + 1, w: b.w, s, count: unitCount(st),
         initial: ownerInitial(st), commander: hasCommander(st), stuck }));
     });
     if (row.more) out.push(`<text class="more" x="${r2(c.x)}" y="${r2(c.y + 23 * s + 8)}">+${row.more}</text>`);
@@ -569,8 +569,10 @@ export function mountMap(element, data, options = {}) {
   const zoomIn = h("button", { type: "button", class: "map-zoom", "aria-label": "Zoom in", text: "+" });
   const zoomOut = h("button", { type: "button", class: "map-zoom", "aria-label": "Zoom out", text: "−" });
   const fitBtn = h("button", { type: "button", class: "map-zoom", text: "Fit map" });
+  const miniBtn = h("button", { type: "button", class: "map-zoom", "data-key": "minimap-toggle", "aria-pressed": "false", hidden: true,
+    text: "Overview" });
   const toolbar = h("div", { class: "map-toolbar", role: "toolbar", "aria-label": "Map view" },
-    zoomIn, zoomOut, fitBtn,
+    zoomIn, zoomOut, fitBtn, miniBtn,
     h("span", { class: "map-hint", text: "Drag or arrow keys to pan, wheel or +/− to zoom; Tab to the hex cursor, arrows move it, Enter selects." }));
   const viewport = h("div", {
     class: "map-viewport", tabindex: "0", role: "application",
@@ -614,6 +616,108 @@ export function mountMap(element, data, options = {}) {
   const toasts = h("div", { class: "map-toasts", role: "status", "aria-live": "polite" });
   viewport.append(tooltip, toasts);
 
+  // The minimap: the whole map small in the viewport's upper right corner with the part in
+  // view framed; a click or drag there brings that part into view. Shown while the map does
+  // not fit the viewport (on a desk at once; on a narrow screen once "Overview" is pressed).
+  const MINI = 150;
+  const miniCanvas = h("canvas", { class: "minimap-canvas", "aria-hidden": "true" });
+  const miniFrame = h("div", { class: "minimap-frame" });
+  const mini = h("div", { class: "minimap", hidden: true, "data-minimap": "",
+    title: "The whole map: click or drag to bring a part into view" }, miniCanvas, miniFrame);
+  viewport.append(mini);
+  let miniWanted = (element.clientWidth || 0) >= 500;
+  let miniScale = 0;
+  let miniDrawn = false;
+  // Drawn once the map is complete (it would only delay the first screen before that).
+  let miniReady = false;
+
+  function drawMinimap() {
+    const size = mapSize();
+    miniScale = Math.min(MINI / size.w, MINI / size.h);
+    const w = Math.max(1, Math.round(size.w * miniScale));
+    const hgt = Math.max(1, Math.round(size.h * miniScale));
+    const ratio = window.devicePixelRatio || 1;
+    miniCanvas.width = Math.round(w * ratio);
+    miniCanvas.height = Math.round(hgt * ratio);
+    miniCanvas.style.width = `${w}px`;
+    miniCanvas.style.height = `${hgt}px`;
+    const ctx = miniCanvas.getContext("2d");
+    ctx.setTransform(ratio * miniScale, 0, 0, ratio * miniScale, 0, 0);
+    // One rectangle per hex, grouped by colour (10,000 on a 100 × 100 map).
+    const clear = clearHexes(model);
+    const byColour = new Map();
+    for (let col = 0; col < model.cols; col++) {
+      const letters = columnLetters(col);
+      for (let row = 1; row <= model.rows; row++) {
+        const label = letters + row;
+        const t = terrainOf(model, label);
+        const colour = clear && !clear.has(label) ? FOG_COLOURS[t] : TERRAIN_COLOURS[t === "road" ? "open" : t];
+        if (!byColour.has(colour)) byColour.set(colour, []);
+        byColour.get(colour).push(centerOf(col, row));
+      }
+    }
+    for (const [colour, centres] of byColour) {
+      ctx.fillStyle = colour || "#ccc";
+      for (const c of centres) ctx.fillRect(c.x - SIZE * 0.76, c.y - HALF_H, SIZE * 1.52, HEX_H);
+    }
+    for (const st of model.stacks) {
+      const c = hexCenter(st.hex);
+      if (!c) continue;
+      ctx.fillStyle = st.side === "alliance" ? "#1f5fbf" : "#b3261e";
+      ctx.fillRect(c.x - SIZE * 0.6, c.y - SIZE * 0.6, SIZE * 1.2, SIZE * 1.2);
+    }
+    miniDrawn = true;
+    placeMiniFrame();
+  }
+
+  // Shows or hides the minimap and frames the part of the map in view.
+  function placeMiniFrame() {
+    const { w, h: vh } = viewportSize();
+    const size = mapSize();
+    const overflows = size.w * view.k > w + 1 || size.h * view.k > vh + 1;
+    miniBtn.hidden = !overflows;
+    miniBtn.setAttribute("aria-pressed", miniWanted ? "true" : "false");
+    const show = overflows && miniWanted;
+    mini.hidden = !show;
+    if (!show) return;
+    if (!miniDrawn) {
+      drawMinimap();
+      return;
+    }
+    const x0 = Math.max(0, -view.x / view.k);
+    const y0 = Math.max(0, -view.y / view.k);
+    const x1 = Math.min(size.w, (w - view.x) / view.k);
+    const y1 = Math.min(size.h, (vh - view.y) / view.k);
+    Object.assign(miniFrame.style, {
+      left: `${Math.round(x0 * miniScale)}px`, top: `${Math.round(y0 * miniScale)}px`,
+      width: `${Math.max(4, Math.round((x1 - x0) * miniScale))}px`, height: `${Math.max(4, Math.round((y1 - y0) * miniScale))}px`,
+    });
+  }
+
+  function miniPoint(e) {
+    const box = miniCanvas.getBoundingClientRect();
+    const { w, h: vh } = viewportSize();
+    const wx = (e.clientX - box.left) / miniScale;
+    const wy = (e.clientY - box.top) / miniScale;
+    view = { ...view, x: w / 2 - wx * view.k, y: vh / 2 - wy * view.k };
+    applyView();
+  }
+  let miniDragging = false;
+  mini.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    miniDragging = true;
+    mini.setPointerCapture(e.pointerId);
+    miniPoint(e);
+  });
+  mini.addEventListener("pointermove", (e) => { if (miniDragging) miniPoint(e); });
+  mini.addEventListener("pointerup", () => { miniDragging = false; });
+  mini.addEventListener("pointercancel", () => { miniDragging = false; });
+  miniBtn.addEventListener("click", () => {
+    miniWanted = !miniWanted;
+    placeMiniFrame();
+  });
+
   function toast(text, kind = "result") {
     const note = h("div", { class: `map-toast ${kind}`, "data-toast": kind, text });
     toasts.append(note);
@@ -656,6 +760,7 @@ export function mountMap(element, data, options = {}) {
         if (unfinished) hexesComplete();
       }
     }
+    if (dataChanged) miniDrawn = false;
     const roads = roadsMarkup(model);
     if (roads !== drawnRoads) {
       roadLayer.innerHTML = roads;
@@ -713,6 +818,10 @@ export function mountMap(element, data, options = {}) {
   function hexesComplete() {
     element.dataset.ready = "true";
     performance.mark("map-complete");
+    setTimeout(() => {
+      miniReady = true;
+      placeMiniFrame();
+    }, 0);
   }
 
   function drawOverlay() {
@@ -749,7 +858,7 @@ export function mountMap(element, data, options = {}) {
   function drawLabels(force) {
     const scale = markScale(view.k);
     // Too small to read even scaled up: no labels.
-    if (9 * scale * view.k < 6.5) {
+    if (9 * scale * view.k < 7) {
       if (labelRange !== "far") labelLayer.innerHTML = "";
       labelRange = "far";
       return;
@@ -779,6 +888,7 @@ export function mountMap(element, data, options = {}) {
   const resizeObserver = new ResizeObserver(() => {
     viewportBox = null;
     scheduleLabels();
+    if (miniReady) placeMiniFrame();
   });
   resizeObserver.observe(viewport);
 
@@ -798,6 +908,7 @@ export function mountMap(element, data, options = {}) {
     viewport.dataset.zoom = String(Math.round(view.k * 1000) / 1000);
     viewport.dataset.pan = `${Math.round(view.x)},${Math.round(view.y)}`;
     scheduleLabels();
+    if (miniReady) placeMiniFrame();
   }
 
   function zoomAt(factor, sx, sy) {
@@ -1041,10 +1152,12 @@ export function mountMap(element, data, options = {}) {
             h("input", { type: "checkbox", class: "split-pick", value: u.id, "data-key": `split-${u.id}`,
               "aria-label": `Split off ${u.name}` }), " ", u.name) : u.name,
           u.commander_level ? h("span", { class: "muted", text: ` (commander level ${u.commander_level})` }) : null,
+          // A phone shows the type here instead of in its own column.
+          h("span", { class: "muted type-under", text: u.unit_type }),
           u.mount ? h("span", { class: "muted rides", text: ` rides ${(stack.units.find((m) => m.id === u.mount) || {}).name || "a mount"}` }) : null,
           u.mount && commandable ? h("button", { type: "button", class: "link", "data-key": `dismount-${u.id}`,
             onclick: () => tools.dismount(stack, u), text: "Dismount" }) : null),
-        h("td", { text: u.unit_type }),
+        h("td", { class: "col-type", text: u.unit_type }),
         h("td", { text: u.hits !== undefined ? `${u.current_hits}/${u.hits}` : String(u.current_hits) }),
       ];
       if (full) {
@@ -1072,7 +1185,7 @@ export function mountMap(element, data, options = {}) {
     if (tools) section.append(...tools.stackParts(stack).filter(Boolean));
     section.append(h("div", { class: "table-scroll" }, h("table", { class: "units" },
       h("caption", { class: "visually-hidden", text: `Units of the ${stackTitle(stack)}` }),
-      h("thead", {}, h("tr", {}, head.map((t) => h("th", { scope: "col", text: t })))),
+      h("thead", {}, h("tr", {}, head.map((t) => h("th", { scope: "col", class: t === "Type" ? "col-type" : null, text: t })))),
       h("tbody", {}, rows))));
     return section;
   }

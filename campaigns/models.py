@@ -8,6 +8,8 @@ Hexes are stored as their labels ("J10"), as players read them.
 from __future__ import annotations
 
 import secrets
+import threading
+import time
 from datetime import datetime
 
 from django.conf import settings
@@ -275,9 +277,35 @@ class FortificationKind(models.TextChoices):
 HEXSIDES = ("N", "NE", "SE", "S", "SW", "NW")
 
 
+def new_public_id() -> int:
+    """A random id (below 2^53, so exact in JavaScript) for the game objects pages, the API,
+    exports and feeds name (events, stacks, units, fortifications): an id says nothing of how
+    many objects, seen or hidden, were made before it."""
+    return secrets.randbelow(2**53 - 1) + 1
+
+
+# Migration 0007 names the function by this name.
+new_event_id = new_public_id
+
+_seq_lock = threading.Lock()
+_last_seq = 0
+
+
+def next_creation_seq() -> int:
+    """Creation order of stacks, units and fortifications, whose ids are random: the
+    microseconds since the epoch, strictly rising within a process. Only for ordering (army
+    lists, placements, the order dice are rolled in); never shown."""
+    global _last_seq
+    with _seq_lock:
+        _last_seq = max(_last_seq + 1, time.time_ns() // 1000)
+        return _last_seq
+
+
 class Fortification(models.Model):
     """A tower of a hex, or the wall on one hexside of a fortified hex."""
 
+    id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
+    created_seq = models.BigIntegerField(default=next_creation_seq, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="fortifications")
     hex = models.CharField(max_length=8)
     kind = models.CharField(max_length=8, choices=FortificationKind.choices)
@@ -301,6 +329,7 @@ class Fortification(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["campaign", "hex"], name="fortification_hex_idx")]
+        ordering = ["created_seq", "id"]
 
     def __str__(self) -> str:
         where = f"{self.hex} {self.direction}".strip()
@@ -341,6 +370,10 @@ class UnitType(models.Model):
 
 
 class Stack(models.Model):
+    # Random ids: a stack's id does not tell how many stacks were made before it (a split
+    # of the other side's, hidden, would show as a gap); created_seq keeps their order.
+    id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
+    created_seq = models.BigIntegerField(default=next_creation_seq, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="stacks")
     side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="stacks")
     hex = models.CharField(max_length=8)
@@ -360,6 +393,7 @@ class Stack(models.Model):
             models.Index(fields=["campaign", "hex"], name="stack_hex_idx"),
             models.Index(fields=["campaign", "side"], name="stack_side_idx"),
         ]
+        ordering = ["created_seq", "id"]
 
     def __str__(self) -> str:
         return f"stack {self.pk} of {self.side.kind} in {self.hex}"
@@ -371,6 +405,8 @@ def army_units() -> models.Count:
 
 
 class Unit(models.Model):
+    id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
+    created_seq = models.BigIntegerField(default=next_creation_seq, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="units")
     side = models.ForeignKey(Side, on_delete=models.PROTECT, related_name="units")
     owner = models.ForeignKey(
@@ -411,6 +447,7 @@ class Unit(models.Model):
         indexes = [
             models.Index(fields=["campaign", "side"], name="unit_side_idx"),
         ]
+        ordering = ["created_seq", "id"]
 
     def __str__(self) -> str:
         return self.name
@@ -674,18 +711,12 @@ class EventKind(models.TextChoices):
     STANDING_ORDERS = "standing_orders", "Standing orders"
 
 
-def new_event_id() -> int:
-    """A random id (below 2^53, so exact in JavaScript): an event's id in pages, the API,
-    exports and feeds says nothing of how many events, seen or hidden, came before it."""
-    return secrets.randbelow(2**53 - 1) + 1
-
-
 class Event(models.Model):
     """A record of one change of game state; `side` set = only that side (and the GM) sees it.
     Its id is random, not a sequence (gaps between the ids a side sees would count the other
     side's hidden actions); events are in order by `created_at`, then id."""
 
-    id = models.BigIntegerField(primary_key=True, default=new_event_id, editable=False)
+    id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     phase = models.ForeignKey(
         Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="events"

@@ -220,7 +220,7 @@ def _enemies_near(campaign: Campaign, side_kind: str, hexes: set[str]) -> dict[s
         near.update(_towards(h, h))
     out: dict[str, list[Stack]] = {}
     for s in Stack.objects.filter(campaign=campaign, hex__in=near).exclude(
-            side__kind=side_kind).order_by("pk"):
+            side__kind=side_kind).order_by("created_seq", "pk"):
         out.setdefault(s.hex, []).append(s)
     return out
 
@@ -243,7 +243,7 @@ def play_turn(campaign: Campaign, totals: Totals) -> None:
     # Move/combat: attack an adjacent enemy, else step towards the goal while possible.
     if _open_kind(campaign) == "move_combat":
         for stack in list(Stack.objects.filter(campaign=campaign, side__kind="alliance")
-                          .order_by("pk")):
+                          .order_by("created_seq", "pk")):
             owner = (Unit.objects.filter(stack=stack, current_hits__gt=0)
                      .select_related("owner__user").first())
             if owner is None or owner.owner is None:

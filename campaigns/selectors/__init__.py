@@ -61,7 +61,8 @@ def _stacks_with_units(
 
     The map is the hot read (thousands of units, docs/perf.md): rows come as tuples and
     each unit's dict is built once."""
-    rows = list(stacks.order_by("hex", "id").values_list("id", "hex", "side_id", "side__kind"))
+    rows = list(stacks.order_by("hex", "created_seq", "id")
+                .values_list("id", "hex", "side_id", "side__kind"))
     units: dict[int, list[dict[str, Any]]] = {r[0]: [] for r in rows}
     full_stacks = {r[0] for r in rows if everything or r[2] == full_for_side}
     types = {

@@ -37,7 +37,7 @@ def army_of(*, user: User, campaign: Campaign) -> dict[str, Any]:
     types = list(UnitType.objects.filter(owner=membership).annotate(units_bought=army_units())
                  .order_by("pk"))
     units = list(Unit.objects.filter(owner=membership).select_related("unit_type")
-                 .order_by("unit_type_id", "pk"))
+                 .order_by("unit_type_id", "created_seq", "pk"))
     return {
         "membership": membership.pk,
         "ready": membership.army_ready_at is not None,

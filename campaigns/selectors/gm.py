@@ -124,7 +124,7 @@ def gm_campaign_panel(*, user: User, campaign: Campaign) -> dict[str, Any]:
             "hits": row["unit_type__hits"],
         }
         for row in Unit.objects.filter(campaign=campaign, stack__isnull=False)
-        .order_by("side__kind", "stack__hex", "stack_id", "position")
+        .order_by("side__kind", "stack__hex", "stack__created_seq", "stack_id", "position")
         .values("id", "name", "side__kind", "stack__hex", "current_hits", "unit_type__hits")
     ]
     fortifications = [

@@ -63,9 +63,8 @@ def _army(membership: Membership, campaign: Campaign) -> dict[str, Any]:
         UnitType.objects.filter(owner=membership).annotate(n=army_units()).order_by("pk")
     )
     units: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in types}
-    for u in Unit.objects.filter(owner=membership).order_by("unit_type_id", "pk").values(
-        "id", "name", "unit_type_id", "commander_level", "popped"
-    ):
+    for u in (Unit.objects.filter(owner=membership).order_by("unit_type_id", "created_seq", "pk")
+              .values("id", "name", "unit_type_id", "commander_level", "popped")):
         units[u["unit_type_id"]].append(dict(u))
     spent = army_cost([ArmyEntry(name=t.name, stats=unit_stats(t), count=t.n) for t in types])
     remaining = Fraction(campaign.points_budget) - spent
@@ -175,7 +174,7 @@ def _standing(viewer: Membership) -> dict[str, Any]:
 
     # (Filtered here: SQLite, the embedded default, has no JSON "contains" lookup.)
     scouts = [{"id": u.pk, "name": u.name} for u in Unit.objects.filter(
-        owner=viewer, current_hits__gt=0).select_related("unit_type").order_by("pk")
+        owner=viewer, current_hits__gt=0).select_related("unit_type").order_by("created_seq", "pk")
         if "scout" in u.unit_type.specials]
     return {"mode": viewer.standing_orders, "modes": list(MODES.items()),
             "scout": viewer.standing_scout_id, "scouts": scouts,

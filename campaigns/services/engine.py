@@ -121,7 +121,7 @@ def lock_stacks(campaign: Campaign, stacks: Sequence[Stack]) -> list[Stack]:
 def stack_units(stack: Stack) -> list[Unit]:
     return list(
         Unit.objects.filter(stack=stack, current_hits__gt=0)
-        .select_related("unit_type").order_by("position", "pk")
+        .select_related("unit_type").order_by("position", "created_seq", "pk")
     )
 
 

@@ -60,10 +60,10 @@ def observe(campaign: Campaign, hexes: Sequence[str]) -> Observed:
                  .select_related("owner"))
     fortified = {f.hex for f in forts}
     stacks = list(Stack.objects.filter(campaign=campaign, hex__in=hexes)
-                  .select_related("side").order_by("pk"))
+                  .select_related("side").order_by("created_seq", "pk"))
     units_by_stack: dict[int, list[ObservedUnit]] = {}
     for u in (Unit.objects.filter(stack__in=stacks, current_hits__gt=0)
-              .select_related("unit_type").order_by("stack_id", "position", "pk")):
+              .select_related("unit_type").order_by("stack_id", "position")):
         assert u.stack_id is not None
         units_by_stack.setdefault(u.stack_id, []).append(
             ObservedUnit(name=u.name, unit_type=u.unit_type.name, current_hits=u.current_hits))

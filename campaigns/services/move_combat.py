@@ -314,7 +314,8 @@ def _ambush(
     """The first enemy stack in the hex attacks the stopped stack with AB = ambush value."""
     ambusher = (
         Stack.objects.select_for_update().select_related("side")
-        .filter(campaign=campaign, hex=ambush_hex).exclude(side=actor.side).order_by("pk").first()
+        .filter(campaign=campaign, hex=ambush_hex).exclude(side=actor.side)
+        .order_by("created_seq", "pk").first()
     )
     assert ambusher is not None
     ambush_units = stack_units(ambusher)
@@ -614,7 +615,8 @@ def attack_setup(
     chief_hex = chief.stack.hex if chief and chief.stack else None
 
     in_hex = Stack.objects.filter(campaign=campaign, hex=defender.hex, side=defender.side_id)
-    hex_stacks = list((in_hex.select_for_update() if lock else in_hex).order_by("pk"))
+    hex_stacks = list((in_hex.select_for_update() if lock else in_hex)
+                      .order_by("created_seq", "pk"))
     units_of = {s.pk: stack_units(s) for s in hex_stacks}
     targets = [
         TargetStack(units=tuple(unit_stats(u.unit_type) for u in units_of[s.pk]),

@@ -215,7 +215,7 @@ def opposition_shuffle(*, user: User, campaign: Campaign) -> list[str]:
                               code="not_setup")
     scenario = load_scenario(campaign.scenario_key)
     stacks = list(Stack.objects.filter(campaign=campaign, side__kind=SideKind.OPPOSITION)
-                  .order_by("pk"))
+                  .order_by("created_seq", "pk"))
     if len(stacks) != len(scenario.stacks):
         raise RuleViolationError("The scenario has changed since this campaign was made: its "
                                  "stacks no longer match, so they cannot be shuffled.",
@@ -450,7 +450,7 @@ def unit_type_update(
     unit_type.specials = sorted(s.value for s in stats.specials)
     unit_type.cost = _decimal(unit_cost(stats))
     unit_type.save()
-    units = list(unit_type.units.order_by("pk"))
+    units = list(unit_type.units.order_by("created_seq", "pk"))
     dice = setup_dice(campaign)
     for i, unit in enumerate(units, start=1):
         unit.name = f"{name} {i}"
@@ -776,7 +776,8 @@ def campaign_start(*, user: User, campaign: Campaign) -> Campaign:
         players = _alliance_players(campaign)
     alliance = side_of(campaign, SideKind.ALLIANCE)
     for player in players:
-        units = list(Unit.objects.filter(owner=player).order_by("unit_type_id", "pk"))
+        units = list(Unit.objects.filter(owner=player)
+                     .order_by("unit_type_id", "created_seq", "pk"))
         stack = Stack.objects.create(campaign=campaign, side=alliance, hex=campaign.entry_hex)
         for position, unit in enumerate(units):
             unit.stack, unit.position = stack, position

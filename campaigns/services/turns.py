@@ -81,7 +81,7 @@ def heal_both_sides(*, campaign: Campaign, phase: Phase, actor: User | None) -> 
     """§3 healing: when the move/combat phase closes, every unit with partial hits is full."""
     units = list(
         Unit.objects.filter(campaign=campaign, current_hits__gt=0, stack__isnull=False)
-        .select_related("unit_type").order_by("pk")
+        .select_related("unit_type").order_by("created_seq", "pk")
     )
     result = heal_units([
         UnitHealth(name=str(u.pk), hits=u.unit_type.hits, current_hits=u.current_hits)

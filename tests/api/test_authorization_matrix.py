@@ -162,7 +162,7 @@ def unit_of(member: Membership, name: str) -> Unit:
 
 def opposition_stack(world: World, hex_label: str) -> Stack:
     return Stack.objects.filter(campaign=world.campaign, hex=hex_label,
-                                side__kind="opposition").order_by("pk").first()
+                                side__kind="opposition").order_by("created_seq", "pk").first()
 
 
 def opposition_phase(world: World) -> World:

@@ -58,7 +58,7 @@ class Audit:
         return reverse(f"api:{route}", kwargs={"campaign_id": self.campaign.pk, **kwargs})
 
     def stack_ids(self) -> list[int]:
-        return list(Stack.objects.filter(campaign=self.campaign).order_by("pk")
+        return list(Stack.objects.filter(campaign=self.campaign).order_by("created_seq", "pk")
                     .values_list("pk", flat=True))
 
 
@@ -155,7 +155,7 @@ def test_every_get_route_is_audited():
 def disguise_the_opposition(campaign) -> None:
     """Distinctive ids and names for every opposition unit (none is referenced yet)."""
     for i, unit in enumerate(Unit.objects.filter(campaign=campaign, side__kind="opposition")
-                             .order_by("pk")):
+                             .order_by("created_seq", "pk")):
         Unit.objects.filter(pk=unit.pk).update(id=HIDDEN_ID_BASE + i, name=f"Zorblax {i}")
 
 
@@ -191,7 +191,7 @@ def after_the_opposition_phase(audit: Audit) -> Audit:
     phase_end(user=gm, campaign=campaign)
     g7 = opposition_stack(campaign, "G7")
     stack_move(user=gm, campaign=campaign, stack=g7, destination="F7")
-    victim = Unit.objects.filter(stack=opposition_stack(campaign, "J10")).order_by("pk").first()
+    victim = Unit.objects.filter(stack=opposition_stack(campaign, "J10")).order_by("created_seq", "pk").first()
     unit_adjust_hits(user=gm, unit=victim, hits=1, reason=f"{victim.name} fell off the wall.")
     names = ", ".join(Unit.objects.filter(stack=g7).values_list("name", flat=True))
     post_create(user=gm, body=f"{names} march on F7.",

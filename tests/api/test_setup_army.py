@@ -172,7 +172,7 @@ def test_a_player_buys_units_of_their_type(client_for):
     campaign, ann, _, scout = designing()
     response = client_for(ann.user).post(url(campaign, "units/buy/"),
                                          {"unit_type": scout.pk, "count": 2}, format="json")
-    units = list(Unit.objects.filter(owner=ann).order_by("pk"))
+    units = list(Unit.objects.filter(owner=ann).order_by("created_seq", "pk"))
     assert (response.status_code, response.json()) == (201, [
         {"id": units[0].pk, "name": "Scout 1", "unit_type": scout.pk, "current_hits": 3,
          "commander_level": None},

@@ -138,7 +138,7 @@ def test_a_whole_turn_through_the_api():
     assert (refused.status_code, refused.json()["code"]) == (403, "wrong_side")
     # A stack with a commander (a stack of riders alone may not move, §2), never scouted.
     hidden = Stack.objects.filter(campaign_id=created["id"], side__kind="opposition",
-                                  units__unit_type__name="Warlord").order_by("pk").first()
+                                  units__unit_type__name="Warlord").order_by("created_seq", "pk").first()
     assert hidden.hex not in {s["hex"] for s in state["sightings"]}
     go_to = gm.get(c + f"stacks/{hidden.pk}/reachable/")["hexes"][0]["hex"]
     gm_moved = gm.post(c + f"stacks/{hidden.pk}/move/", {"destination": go_to})

@@ -106,7 +106,7 @@ def build(*, large: bool) -> Any:
             {"name": name, "unit_type": type_name, "current_hits": hits})
     foes: dict[str, list[int]] = {}
     for stack_id, hex_label in (Stack.objects.filter(campaign=campaign, side=sides["opposition"])
-                                .order_by("pk").values_list("pk", "hex")):
+                                .order_by("created_seq", "pk").values_list("pk", "hex")):
         foes.setdefault(hex_label, []).append(stack_id)
     Sighting.objects.bulk_create([
         Sighting(campaign=campaign, side=sides["alliance"], hex=h, turn=turn, phase=phase,

@@ -32,7 +32,7 @@ def put(stack, hex_label):
 
 
 def opposition_stack(campaign, hex_label):
-    return Stack.objects.filter(campaign=campaign, hex=hex_label, side__kind="opposition").order_by("pk").first()
+    return Stack.objects.filter(campaign=campaign, hex=hex_label, side__kind="opposition").order_by("created_seq", "pk").first()
 
 
 def open_phase(campaign):

@@ -70,7 +70,7 @@ def test_a_stack_that_is_not_adjacent_cannot_be_attacked(unchanged):
 def test_every_stack_in_the_hex_is_attacked_once_before_any_twice(unchanged):
     campaign, _, (p1,) = move_phase_campaign()
     stack = put(own_stack(p1), "J9")
-    first, second = Stack.objects.filter(campaign=campaign, hex="J10").order_by("pk")
+    first, second = Stack.objects.filter(campaign=campaign, hex="J10").order_by("created_seq", "pk")
     Stack.objects.filter(pk=first.pk).update(times_attacked=1)
     with unchanged(campaign), pytest.raises(CampaignError) as info:
         stack_attack(user=p1.user, campaign=campaign, stack=stack, target=first)
@@ -150,7 +150,7 @@ def test_special_retaliation_from_another_stack_in_the_hex_is_recorded():
     campaign, _, (p1,) = move_phase_campaign()
     Unit.objects.filter(pk=unit(p1, "Warlord 1").pk).update(commander_level=2)
     stack = put(own_stack(p1), "J9")
-    guard, spears = Stack.objects.filter(campaign=campaign, hex="J10").order_by("pk")
+    guard, spears = Stack.objects.filter(campaign=campaign, hex="J10").order_by("created_seq", "pk")
     Unit.objects.filter(stack=guard, commander_level__isnull=False).update(commander_level=2)
     # The retaliation die's purpose names the protecting stack ("stack <id>") and a die's value
     # derives from its purpose: give the protector a fixed id so that its roll is repeatable.

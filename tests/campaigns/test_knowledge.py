@@ -122,7 +122,7 @@ def test_an_ambush_shows_the_ambusher_only_and_does_not_count_as_scouted():
     riders = opposition_stack(campaign, "C6")
     # A second stack hides in C6 too: the ambush does not reveal it.
     hidden = Stack.objects.create(campaign=campaign, side=riders.side, hex="C6")
-    Unit.objects.filter(pk=Unit.objects.filter(stack__hex="D4").order_by("pk").first().pk).update(
+    Unit.objects.filter(pk=Unit.objects.filter(stack__hex="D4").order_by("created_seq", "pk").first().pk).update(
         stack=hidden)
     stack = put(own_stack(p1), "B5")
     for kind in UnitType.objects.filter(owner=p1):

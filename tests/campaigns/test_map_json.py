@@ -157,7 +157,7 @@ def test_a_change_is_seen_by_the_next_read(game, builds):
 
 def test_a_changed_unit_is_shown_changed(game):
     campaign, _, (p1, _p2) = game
-    unit = Unit.objects.filter(owner=p1, stack__isnull=False).order_by("pk").first()
+    unit = Unit.objects.filter(owner=p1, stack__isnull=False).order_by("created_seq", "pk").first()
     map_json(user=p1.user, campaign=campaign)
     Unit.objects.filter(pk=unit.pk).update(current_hits=1)
     units = {u["id"]: u for s in orjson.loads(map_json(user=p1.user, campaign=campaign))["stacks"]

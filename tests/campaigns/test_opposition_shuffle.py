@@ -33,7 +33,7 @@ WOODS = {"C6", "B6", "C7", "D7"}
 
 def opposition_hexes(campaign):
     return list(Stack.objects.filter(campaign=campaign, side__kind="opposition")
-                .order_by("pk").values_list("hex", flat=True))
+                .order_by("created_seq", "pk").values_list("hex", flat=True))
 
 
 def test_the_broad_way_names_its_candidates():

@@ -87,7 +87,7 @@ def test_opposition_commander_levels_are_rolled_with_recorded_setup_dice():
     for r in rolls:
         assert r.value == derive(campaign.setup_dice_seed, r.number, r.purpose, 10)
     levels = list(Unit.objects.filter(campaign=campaign, unit_type__name="Warlord")
-                  .order_by("pk").values_list("commander_level", flat=True))
+                  .order_by("created_seq", "pk").values_list("commander_level", flat=True))
     assert levels == [commander_level_from_d10(r.value) for r in rolls]
     campaign.refresh_from_db()
     assert campaign.setup_dice_next_number == 3
@@ -211,7 +211,7 @@ def test_unit_type_update_recomputes_cost_and_rolls_new_commanders():
     units_buy(user=member.user, unit_type=t, count=2)
     t = unit_type_update(user=member.user, unit_type=t, name="Captain", **WARLORD)
     assert t.cost == Decimal("32.125")
-    units = list(Unit.objects.filter(unit_type=t).order_by("pk"))
+    units = list(Unit.objects.filter(unit_type=t).order_by("created_seq", "pk"))
     rolls = list(DiceRoll.objects.filter(campaign=campaign, purpose__startswith="commander level "
                                          "of Captain ").order_by("number"))
     assert [(u.name, u.commander_level) for u in units] == [
@@ -446,7 +446,7 @@ def test_start_places_each_army_at_the_entry_hex_and_opens_the_scout_phase(
         campaign_start(user=gm, campaign=campaign)
     campaign.refresh_from_db()
     assert campaign.status == CampaignStatus.RUNNING
-    stacks = list(Stack.objects.filter(campaign=campaign, side__kind="alliance").order_by("pk"))
+    stacks = list(Stack.objects.filter(campaign=campaign, side__kind="alliance").order_by("created_seq", "pk"))
     assert [(s.hex, s.units.count()) for s in stacks] == [("A1", 13), ("A1", 13)]
     assert list(stacks[0].units.order_by("position").values_list("name", flat=True))[:3] == [
         "Warlord 1", "Scout 1", "Scout 2",

@@ -86,7 +86,7 @@ def test_the_alliance_wins_when_it_holds_j10_and_the_campaign_is_read_only(uncha
 
 def test_the_opposition_wins_when_no_alliance_unit_is_left():
     campaign, gm, (p1,) = move_phase_campaign()
-    for u in Unit.objects.filter(owner=p1).order_by("pk"):
+    for u in Unit.objects.filter(owner=p1).order_by("created_seq", "pk"):
         unit_adjust_hits(user=gm, unit=u, hits=0, reason="test")
     campaign.refresh_from_db()
     assert (campaign.status, campaign.winner) == ("finished", "opposition")
@@ -146,7 +146,7 @@ def test_the_phase_closed_notification_counts_only_what_each_reader_may_know():
     from campaigns.models import Notification
 
     campaign, gm, (p1,) = move_phase_campaign()
-    hidden = Unit.objects.filter(campaign=campaign, side__kind="opposition").order_by("pk")[0]
+    hidden = Unit.objects.filter(campaign=campaign, side__kind="opposition").order_by("created_seq", "pk")[0]
     Unit.objects.filter(pk=hidden.pk).update(current_hits=1)
     phase_end(user=gm, campaign=campaign)
     messages = {n.user_id: n.message for n in Notification.objects.filter(

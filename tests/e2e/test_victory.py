@@ -439,7 +439,7 @@ def test_the_broad_way_is_won_in_the_browser(browser, browser_page, live_server,
         open_map(ip, campaign)
         _scout(ip, ivy_pops, seer, ["J10"])
         _end_alliance_phase(rp, ip, campaign, "The phase is closed")
-        j10 = list(Stack.objects.filter(campaign=campaign, hex="J10").order_by("pk"))
+        j10 = list(Stack.objects.filter(campaign=campaign, hex="J10").order_by("created_seq", "pk"))
         open_map(ip, campaign)
         odds, attacked = _attack(ip, ivy_pops, j10[0])
         screenshot(ip, "18-t3-j10-first-stack-phone")

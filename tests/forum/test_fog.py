@@ -34,7 +34,7 @@ def battle(scouted, hidden, threads):
     p1 = members[0]
     stack_attack(user=p1.user, campaign=campaign, stack=put(own_stack(p1), "D3"),
                  target=opposition_stack(campaign, "D4"))
-    secret = Unit.objects.filter(campaign=campaign, stack__hex="J10").order_by("pk").first()
+    secret = Unit.objects.filter(campaign=campaign, stack__hex="J10").order_by("created_seq", "pk").first()
     unit_adjust_hits(user=gm, unit=secret, hits=1, reason="struck by lightning")
     post_create(user=gm, thread=threads["opposition"],
                 body=f"{secret.name} and the Gatekeepers hold J10.")

@@ -15,7 +15,7 @@ TO_D4 = ["SE", "S", "SE", "SE", "S"]
 def disguise_the_opposition(campaign):
     """Distinctive ids and names for every opposition unit (call before anything refers to them)."""
     for i, unit in enumerate(Unit.objects.filter(campaign=campaign, side__kind="opposition")
-                             .order_by("pk")):
+                             .order_by("created_seq", "pk")):
         Unit.objects.filter(pk=unit.pk).update(id=HIDDEN_ID_BASE + i, name=f"Zorblax {i}")
 
 

@@ -46,7 +46,7 @@ def open_phase(campaign):
 
 def garrison_unit(campaign):
     return Unit.objects.filter(campaign=campaign, side__kind="opposition",
-                               stack__hex="J10").order_by("pk").first()
+                               stack__hex="J10").order_by("created_seq", "pk").first()
 
 
 # --- who may see the page ----------------------------------------------------------------

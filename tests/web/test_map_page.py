@@ -42,7 +42,7 @@ def hidden_unit(started):
     """An opposition unit with a unique name in J10, far from the alliance at A1."""
     campaign, _, _ = started
     unit = Unit.objects.filter(campaign=campaign, side__kind="opposition",
-                               stack__hex="J10").order_by("pk").first()
+                               stack__hex="J10").order_by("created_seq", "pk").first()
     unit.name = HIDDEN_NAME
     unit.save(update_fields=["name"])
     return unit

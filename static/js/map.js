@@ -700,7 +700,8 @@ export function mountMap(element, data, options = {}) {
     const wx = (e.clientX - box.left) / miniScale;
     const wy = (e.clientY - box.top) / miniScale;
     view = { ...view, x: w / 2 - wx * view.k, y: vh / 2 - wy * view.k };
-    applyView();
+    // Near an edge the map's edge stops at the viewport's, not a band of nothing.
+    settleView();
   }
   let miniDragging = false;
   mini.addEventListener("pointerdown", (e) => {
@@ -719,9 +720,9 @@ export function mountMap(element, data, options = {}) {
   });
 
   function toast(text, kind = "result") {
+    // The newest only: an older refusal is stale once something else happened.
     const note = h("div", { class: `map-toast ${kind}`, "data-toast": kind, text });
-    toasts.append(note);
-    while (toasts.children.length > 2) toasts.firstElementChild.remove();
+    toasts.replaceChildren(note);
     setTimeout(() => note.remove(), kind === "error" ? 10000 : 6000);
   }
   const svg = viewport.querySelector("svg");

@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from campaigns.exports.markup import render_markdown
+from campaigns.exports.markup import render_markdown, render_post
 from campaigns.exports.text import absolutize
 from campaigns.models import Campaign, Membership, Post, Thread, ThreadAudience
 from campaigns.selectors.forum import can_read, latest_posts, token_user
@@ -83,6 +83,8 @@ class ThreadFeed(Feed):
 
     def item_description(self, item: tuple[Post, str]) -> str:
         post, base = item
+        if post.markup == "bbcode":
+            return render_post(post.body, post.markup)
         return render_markdown(absolutize(post.body, base))
 
     def item_link(self, item: tuple[Post, str]) -> str:

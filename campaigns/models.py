@@ -931,7 +931,8 @@ class Thread(models.Model):
 
 
 class Post(models.Model):
-    """A post in Markdown; a system post has no author and names the event it reports."""
+    """A post in Markdown or BBCode; a system post (Markdown) has no author and names the event
+    it reports."""
 
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="posts")
     author = models.ForeignKey(
@@ -941,7 +942,9 @@ class Post(models.Model):
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, null=True, blank=True, related_name="posts"
     )
-    body = models.TextField(help_text="Markdown source; rendered and sanitized when shown.")
+    body = models.TextField(help_text="Source in `markup`; rendered and sanitized when shown.")
+    markup = models.CharField(max_length=8, default="markdown",
+                              choices=[("markdown", "Markdown"), ("bbcode", "BBCode")])
     created_at = models.DateTimeField(auto_now_add=True)
     edited_at = models.DateTimeField(null=True, blank=True)
 

@@ -45,8 +45,10 @@ class PostSerializer(serializers.Serializer):
     author = serializers.CharField(allow_null=True, help_text="Null for the engine's posts.")
     system = serializers.BooleanField(help_text="Written by the engine about an event.")
     event = serializers.IntegerField(allow_null=True, help_text="The event a system post reports.")
-    body = serializers.CharField(help_text="The Markdown source.")
-    html = serializers.CharField(help_text="The Markdown rendered and sanitized.")
+    body = serializers.CharField(help_text="The source, in `markup`.")
+    markup = serializers.ChoiceField(choices=["markdown", "bbcode"],
+                                     help_text="What the source is written in.")
+    html = serializers.CharField(help_text="The source rendered and sanitized.")
     created_at = serializers.DateTimeField()
     edited_at = serializers.DateTimeField(allow_null=True, help_text="Set once edited.")
     is_new = serializers.BooleanField(help_text="After your read marker.")
@@ -55,7 +57,7 @@ class PostSerializer(serializers.Serializer):
 
 POST_EXAMPLE = {
     "id": 9, "thread": 2, "author": "ann", "system": False, "event": None,
-    "body": "Moving on **J10** next turn, @bob?",
+    "body": "Moving on **J10** next turn, @bob?", "markup": "markdown",
     "html": "<p>Moving on <strong>J10</strong> next turn, @bob?</p>",
     "created_at": "2026-03-02T19:00:00Z", "edited_at": None, "is_new": False, "can_edit": True,
 }
@@ -63,7 +65,12 @@ POST_EXAMPLE = {
 
 class BodySerializer(serializers.Serializer):
     body = serializers.CharField(max_length=20_000, trim_whitespace=False,
-                                 help_text="Markdown; @username mentions notify that reader.")
+                                 help_text="Markdown or BBCode (see `markup`); @username "
+                                 "mentions notify that reader.")
+    markup = serializers.CharField(
+        required=False, max_length=16,
+        help_text="`markdown` (the default for a new post) or `bbcode`; left out of an edit, "
+        "the post keeps its markup.")
 
 
 class ThreadListApi(APIView):

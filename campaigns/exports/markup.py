@@ -1,7 +1,8 @@
-"""Post markup: Markdown rendered to sanitized HTML, and the same Markdown written as BBCode.
+"""Post markup: Markdown or BBCode rendered to sanitized HTML, and Markdown written as BBCode.
 
-`render_markdown` is the one function that turns user text into HTML: posts, previews,
-exports and feeds all call it, so one sanitizer (nh3, after markdown-it-py) guards them all.
+A post is written in Markdown or in BBCode (PBF players type BBCode by habit): `render_post`
+turns either into HTML with a kept parser (markdown-it-py, or the `bbcode` package), and
+`sanitize_html` (nh3) guards every result; posts, previews, exports and feeds all call it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import bbcode
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -18,7 +20,7 @@ _md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("strike
 
 _TAGS = {
     "p", "br", "hr", "strong", "em", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li",
-    "a", "h1", "h2", "h3", "h4", "h5", "h6", "img",
+    "a", "h1", "h2", "h3", "h4", "h5", "h6", "img", "u",
 }
 _ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "ol": {"start"}}
 
@@ -35,6 +37,58 @@ def render_markdown(text: str) -> str:
     return sanitize_html(_md.render(text))
 
 
+MARKUPS = {"markdown": "Markdown", "bbcode": "BBCode"}
+
+
+def _bb_quote(tag: str, value: str, options: dict[str, str], parent: object,
+              context: object) -> str:
+    # [quote=ann] or [quote author=ann]: the author's line, then the quote. `value` is the
+    # parser's already escaped HTML; the author is escaped here.
+    author = options.get("quote") or options.get("author") or options.get("name") or ""
+    head = f"<p><strong>{_escape_html(author)}</strong> wrote:</p>" if author else ""
+    return f"<blockquote>{head}{value}</blockquote>"
+
+
+def _bb_img(tag: str, value: str, options: dict[str, str], parent: object,
+            context: object) -> str:
+    # [img]https://…[/img]: a picture from that address (`value` comes HTML-escaped), its alt
+    # text the address's last part; anything but an http(s) address stays text as typed.
+    src = value.strip()
+    if not src.startswith(("https://", "http://")):
+        return f"[img]{value}"
+    alt = src.rsplit("/", 1)[-1] or "picture"
+    return f'<img src="{src}" alt="{alt}">'
+
+
+def _escape_html(text: str) -> str:
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def _bb_parser() -> bbcode.Parser:
+    parser = bbcode.Parser(replace_cosmetic=False, max_tag_depth=20)
+    parser.add_formatter("quote", _bb_quote, strip=True, swallow_trailing_newline=True)
+    parser.add_simple_formatter("s", "<del>%(value)s</del>")
+    # Inside [img] the address stays as typed: no links made, no smileys.
+    parser.add_formatter("img", _bb_img, replace_links=False, replace_cosmetic=False,
+                         render_embedded=False)
+    return parser
+
+
+_bb = _bb_parser()
+
+
+def render_bbcode(text: str) -> str:
+    """BBCode to HTML that is safe to put in a page: b, i, u, s, url, img, quote (with its
+    author), list, code; an unknown tag shows as typed; colours and alignment are dropped."""
+    return sanitize_html(_bb.format(text))
+
+
+def render_post(text: str, markup: str = "markdown") -> str:
+    """A post's source in its markup as sanitized HTML."""
+    return render_bbcode(text) if markup == "bbcode" else render_markdown(text)
+
+
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 
 
@@ -45,9 +99,11 @@ def escape_markdown(text: str) -> str:
     return re.sub(r"(?m)^(\s*)([-+]|\d+\.)(\s)", r"\1\\\2\3", escaped)
 
 
-def text_outside_quotes(text: str) -> list[str]:
+def text_outside_quotes(text: str, markup: str = "markdown") -> list[str]:
     """The plain-text runs of a post outside quotes, code and link targets: where an @mention
     counts (quoting a post must not notify the people it mentioned once more)."""
+    if markup == "bbcode":
+        return _bb_text_outside_quotes(text)
     runs: list[str] = []
     depth = 0
     for tok in _md.parse(text):
@@ -58,6 +114,25 @@ def text_outside_quotes(text: str) -> list[str]:
         elif tok.type == "inline" and depth == 0:
             runs.extend(c.content for c in tok.children or [] if c.type == "text")
     return runs
+
+
+def _bb_text_outside_quotes(text: str) -> list[str]:
+    runs: list[str] = []
+    skipping = 0  # inside [quote] or [code]
+    for kind, tag, _options, token in _bb.tokenize(text):
+        if kind == bbcode.Parser.TOKEN_TAG_START and tag in ("quote", "code"):
+            skipping += 1
+        elif kind == bbcode.Parser.TOKEN_TAG_END and tag in ("quote", "code"):
+            skipping = max(0, skipping - 1)
+        elif kind == bbcode.Parser.TOKEN_DATA and not skipping:
+            runs.append(token)
+    return runs
+
+
+def quote_bbcode(author: str, body: str) -> str:
+    """A post quoted for a BBCode reply: [quote=author]…[/quote]."""
+    name = author.replace("]", "").replace("[", "")
+    return f"[quote={name}]{body.strip()}[/quote]\n\n"
 
 
 def quote_markdown(author: str, body: str) -> str:

@@ -32,9 +32,13 @@ class Export:
 
     title: str
     markdown: str
+    # A text written in BBCode in the first place (a BBCode post) is exported as written.
+    bbcode_as_written: str | None = None
 
     @property
     def bbcode(self) -> str:
+        if self.bbcode_as_written is not None:
+            return self.bbcode_as_written
         return markdown_to_bbcode(self.markdown)
 
 
@@ -109,6 +113,11 @@ def post_export(*, post: Post, base_url: str) -> Export:
     when = f"{post.created_at:%Y-%m-%d %H:%M} UTC"
     title = f"Post by {author}"
     head = f"**{escape_markdown(author)}** wrote on {when}:"
+    if post.markup == "bbcode":
+        # Its Markdown shows the BBCode as typed; its BBCode is the post itself.
+        bb_head = markdown_to_bbcode(head).rstrip("\n")
+        return Export(title=title, markdown=f"{head}\n\n{escape_markdown(post.body)}\n",
+                      bbcode_as_written=f"{bb_head}\n\n{post.body}\n")
     return Export(title=title,
                   markdown=f"{head}\n\n{absolutize(post.body, base_url)}\n")
 

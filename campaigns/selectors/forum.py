@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from campaigns.exports.markup import render_markdown
+from campaigns.exports.markup import render_post
 from campaigns.models import (
     Campaign,
     Event,
@@ -124,6 +124,7 @@ class PostView:
     author_id: int | None
     event: int | None
     body: str
+    markup: str
     html: str
     created_at: Any
     edited_at: Any
@@ -134,7 +135,8 @@ class PostView:
         return {
             "id": self.id, "thread": self.thread, "author": self.author,
             "system": self.author_id is None, "event": self.event, "body": self.body,
-            "html": self.html, "created_at": self.created_at, "edited_at": self.edited_at,
+            "markup": self.markup, "html": self.html, "created_at": self.created_at,
+            "edited_at": self.edited_at,
             "is_new": self.is_new, "can_edit": self.can_edit,
         }
 
@@ -145,8 +147,8 @@ def post_view(post: Post, *, user: User | None, last_read: int = 0) -> PostView:
     return PostView(
         id=post.pk, thread=post.thread_id,
         author=post.author.public_name if post.author is not None else None,
-        author_id=post.author_id, event=post.event_id, body=post.body,
-        html=render_markdown(post.body), created_at=post.created_at,
+        author_id=post.author_id, event=post.event_id, body=post.body, markup=post.markup,
+        html=render_post(post.body, post.markup), created_at=post.created_at,
         edited_at=post.edited_at, is_new=post.pk > last_read,
         can_edit=bool(mine and now - post.created_at <= edit_window()),
     )

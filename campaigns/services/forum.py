@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
-from campaigns.exports.markup import escape_markdown, text_outside_quotes
+from campaigns.exports.markup import MARKUPS, escape_markdown, text_outside_quotes
 from campaigns.models import (
     Campaign,
     Event,
@@ -82,6 +82,13 @@ def _clean_body(body: str) -> str:
     return text
 
 
+def _clean_markup(markup: str) -> str:
+    if markup not in MARKUPS:
+        raise CampaignError(f"A post is written in {' or '.join(MARKUPS.values())}; "
+                            f"'{markup[:20]}' is neither.", code="invalid_field", field="markup")
+    return markup
+
+
 def _writer(*, user: User, thread: Thread) -> Membership:
     membership = _membership(user=user, campaign=thread.campaign)
     if not can_read(membership, thread):
@@ -93,7 +100,7 @@ def _writer(*, user: User, thread: Thread) -> Membership:
 def _notify_mentions(post: Post, *, author: User) -> list[User]:
     """Notify every reader of the thread named with @username in the post (outside quotes and
     code) who was not notified for this post before; returns who was notified now."""
-    names = {m.lower().rstrip(".") for run in text_outside_quotes(post.body)
+    names = {m.lower().rstrip(".") for run in text_outside_quotes(post.body, post.markup)
              for m in _MENTION.findall(run)}
     if not names:
         return []
@@ -118,11 +125,13 @@ def _notify_mentions(post: Post, *, author: User) -> list[User]:
 
 
 @transaction.atomic
-def post_create(*, user: User, thread: Thread, body: str) -> Post:
-    """A member's post in a thread of their audience; @mentions of its readers notify them."""
+def post_create(*, user: User, thread: Thread, body: str, markup: str = "markdown") -> Post:
+    """A member's post in a thread of their audience, in Markdown or BBCode; @mentions of its
+    readers notify them."""
     _writer(user=user, thread=thread)
     text = _clean_body(body)
-    post = Post.objects.create(thread=thread, author=user, body=text)
+    post = Post.objects.create(thread=thread, author=user, body=text,
+                               markup=_clean_markup(markup))
     _notify_mentions(post, author=user)
     # The author has read their own post.
     thread_mark_read(user=user, thread=thread, post_id=post.pk)
@@ -130,7 +139,7 @@ def post_create(*, user: User, thread: Thread, body: str) -> Post:
 
 
 @transaction.atomic
-def post_edit(*, user: User, post: Post, body: str) -> Post:
+def post_edit(*, user: User, post: Post, body: str, markup: str | None = None) -> Post:
     """The author edits their post within the edit window; "edited" is shown from then on.
     Mentions added by the edit notify; those already notified are not notified again."""
     post = Post.objects.select_for_update().select_related("thread__campaign").get(pk=post.pk)
@@ -143,10 +152,12 @@ def post_edit(*, user: User, post: Post, body: str) -> Post:
             f"A post may be edited only within {minutes} minutes of posting.",
             code="edit_window_passed")
     text = _clean_body(body)
-    if text != post.body:
+    written = post.markup if markup is None else _clean_markup(markup)
+    if text != post.body or written != post.markup:
         post.body = text
+        post.markup = written
         post.edited_at = timezone.now()
-        post.save(update_fields=["body", "edited_at"])
+        post.save(update_fields=["body", "markup", "edited_at"])
         _notify_mentions(post, author=user)
     return post
 

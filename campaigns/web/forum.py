@@ -18,7 +18,7 @@ from accounts.models import User
 from accounts.timefmt import zoned_text
 from campaigns.errors import CampaignError
 from campaigns.exports.mapimage import hex_labels, map_picture, render_png, render_svg
-from campaigns.exports.markup import quote_markdown, render_markdown
+from campaigns.exports.markup import MARKUPS, quote_bbcode, quote_markdown, render_post
 from campaigns.exports.text import Export, post_export, report_export, turn_export
 from campaigns.feeds import ThreadFeed
 from campaigns.models import (
@@ -132,11 +132,13 @@ def thread_page(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpR
     except Thread.DoesNotExist as exc:
         raise Http404("No such thread.") from exc
     body = ""
+    markup = request.GET.get("markup", "markdown")
     error = None
     if request.method == "POST":
         body = request.POST.get("body", "")
+        markup = request.POST.get("markup", "markdown")
         try:
-            post = post_create(user=_user(request), thread=thread, body=body)
+            post = post_create(user=_user(request), thread=thread, body=body, markup=markup)
         except CampaignError as exc:
             error = exc.message
         else:
@@ -151,10 +153,14 @@ def thread_page(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpR
     if quote.isdigit() and not body:
         quoted = Post.objects.select_related("author").filter(pk=int(quote), thread=thread).first()
         if quoted is not None:
-            body = quote_markdown(quoted.author.public_name if quoted.author else "Warcamp",
-                                  quoted.body)
+            # The reply is written in the quoted post's markup.
+            markup = quoted.markup
+            quote_in = quote_bbcode if markup == "bbcode" else quote_markdown
+            body = quote_in(quoted.author.public_name if quoted.author else "Warcamp",
+                            quoted.body)
     context = _thread_context(request, campaign, thread, page)
-    context.update(body=body, error=error, feed_url=_feed_url(campaign, thread))
+    context.update(body=body, markup=markup if markup in MARKUPS else "markdown",
+                   markups=MARKUPS, error=error, feed_url=_feed_url(campaign, thread))
     return render(request, "campaigns/forum/thread.html", context, status=400 if error else 200)
 
 
@@ -183,17 +189,20 @@ def post_edit_page(request: HttpRequest, campaign_id: int, post_id: int) -> Http
     context = campaign_page_context(request, campaign)
     post = _post_or_404(request, campaign, post_id)
     body = post.body
+    markup = post.markup
     error = None
     if request.method == "POST":
         body = request.POST.get("body", "")
+        markup = request.POST.get("markup", post.markup)
         try:
-            post_edit(user=_user(request), post=post, body=body)
+            post_edit(user=_user(request), post=post, body=body, markup=markup)
         except CampaignError as exc:
             error = exc.message
         else:
             url = reverse("campaigns:forum-thread", args=[campaign.pk, post.thread_id])
             return redirect(f"{url}?post={post.pk}#post-{post.pk}")
     context.update(post=post_view(post, user=_user(request)), thread=post.thread, body=body,
+                   markup=markup if markup in MARKUPS else "markdown", markups=MARKUPS,
                    error=error)
     return render(request, "campaigns/forum/post_edit.html", context,
                   status=400 if error else 200)
@@ -202,10 +211,10 @@ def post_edit_page(request: HttpRequest, campaign_id: int, post_id: int) -> Http
 @login_required
 @require_POST
 def preview(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """The HTML a post's Markdown will show (an htmx fragment)."""
+    """The HTML a post's Markdown or BBCode will show (an htmx fragment)."""
     campaign = _campaign(campaign_id)
     campaign_page_context(request, campaign)
-    html = render_markdown(request.POST.get("body", ""))
+    html = render_post(request.POST.get("body", ""), request.POST.get("markup", "markdown"))
     return render(request, "campaigns/forum/_preview.html", {"html": html})
 
 

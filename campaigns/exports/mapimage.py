@@ -18,20 +18,28 @@ from PIL import Image, ImageDraw, ImageFont
 from accounts.models import User
 from campaigns.models import Campaign, Fortification, Map, Membership, Phase, Role, Sighting
 from campaigns.selectors import map_state, phase_history
-from rules.hexgrid import column_letters
+from rules.hexgrid import Grid, column_letters, format_label, parse_label
 
-RADIUS = 18  # centre to corner of a flat-top hex, in pixels
+RADIUS = 18  # centre to corner of a flat-top hex, in pixels, at the natural width
 MARGIN = 10
 _ROOT3 = math.sqrt(3)
+# The widths a picture may be asked for (`?width=`), in pixels.
+MIN_WIDTH = 300
+MAX_WIDTH = 2000
 
+# The map page's terrain colours (static/js/map.js); a road hex is open ground with the road
+# drawn as a line through it.
 TERRAIN_COLOURS = {
-    "open": "#e9e4c8", "road": "#d2b47c", "woods": "#6a9a55", "hills": "#b8955e",
-    "swamp": "#7c9a8c", "mountains": "#9a9a9a", "water": "#78aee0",
+    "open": "#e4ebc8", "road": "#e4ebc8", "hills": "#c8a87c", "woods": "#5d8a4c",
+    "swamp": "#86aa9e", "dense_forest": "#3f6b35", "rocky": "#9a9488", "village": "#d6a27a",
+    "deep_water": "#5a86b8",
 }
+ROAD_COLOUR = "#8a5a2b"
 UNKNOWN_TERRAIN = "#cfcfcf"
 SIDE_COLOURS = {"alliance": "#1f5fbf", "opposition": "#b22222"}
 SIGHTING_COLOUR = "#6b6b6b"
 MARK_COLOUR = "#ff8c00"
+TOWER_FILL = "#f2efe6"
 
 
 @dataclass(frozen=True)
@@ -52,44 +60,136 @@ class MapPicture:
     marked: tuple[str, ...] = ()
 
 
-def picture_size(cols: int, rows: int) -> tuple[int, int]:
-    """Width and height in pixels of a cols × rows map (odd columns sit half a hex lower)."""
-    width = 2 * MARGIN + 2 * RADIUS + (cols - 1) * 1.5 * RADIUS
-    height = 2 * MARGIN + _ROOT3 * RADIUS * (rows + (0.5 if cols > 1 else 0))
-    return math.ceil(width), math.ceil(height)
+def _natural_width(cols: int) -> float:
+    return 2 * MARGIN + 2 * RADIUS + (cols - 1) * 1.5 * RADIUS
 
 
-def _centre(label: str) -> tuple[float, float] | None:
-    letters = "".join(ch for ch in label if ch.isalpha())
-    digits = label[len(letters):]
-    if not letters or not digits.isdigit():
+def _map_height(rows: int, cols: int, radius: float) -> float:
+    return 2 * MARGIN + _ROOT3 * radius * (rows + (0.5 if cols > 1 else 0))
+
+
+def clamp_width(value: str | int | None) -> int | None:
+    """A requested picture width in pixels, or None for the natural size; ValueError when it
+    is not a whole number from MIN_WIDTH to MAX_WIDTH."""
+    if value in (None, ""):
         return None
-    col = 0
-    for ch in letters:
-        col = col * 26 + (ord(ch) - ord("A") + 1)
-    col -= 1
-    row = int(digits) - 1
-    x = MARGIN + RADIUS + col * 1.5 * RADIUS
-    y = MARGIN + _ROOT3 / 2 * RADIUS + row * _ROOT3 * RADIUS + (_ROOT3 / 2 * RADIUS if col % 2
-                                                               else 0)
-    return x, y
+    text = str(value)
+    if not text.isdigit() or not MIN_WIDTH <= int(text) <= MAX_WIDTH:
+        raise ValueError(f"width is a whole number of pixels from {MIN_WIDTH} to {MAX_WIDTH}.")
+    return int(text)
 
 
-def _corners(x: float, y: float, r: float = RADIUS) -> list[tuple[float, float]]:
-    return [(x + r * math.cos(math.radians(60 * i)), y + r * math.sin(math.radians(60 * i)))
-            for i in range(6)]
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes in a picture `width` pixels wide: the caption band on top, the
+    hexes, the legend's rows below."""
+
+    cols: int
+    rows: int
+    width: int
+    radius: float
+    font_size: int
+    caption_height: int
+    map_height: int
+    legend_rows: tuple[tuple[tuple[str, str], ...], ...]
+
+    @property
+    def height(self) -> int:
+        return self.caption_height + self.map_height + self.legend_height
+
+    @property
+    def legend_height(self) -> int:
+        return math.ceil(len(self.legend_rows) * self.font_size * 1.8 + self.font_size * 0.6)
+
+    def centre(self, label: str) -> tuple[float, float] | None:
+        letters = "".join(ch for ch in label if ch.isalpha())
+        digits = label[len(letters):]
+        if not letters or not digits.isdigit():
+            return None
+        col = 0
+        for ch in letters:
+            col = col * 26 + (ord(ch) - ord("A") + 1)
+        col -= 1
+        row = int(digits) - 1
+        r = self.radius
+        x = MARGIN + r + col * 1.5 * r
+        y = (self.caption_height + MARGIN + _ROOT3 / 2 * r + row * _ROOT3 * r
+             + (_ROOT3 / 2 * r if col % 2 else 0))
+        return x, y
+
+    def corners(self, x: float, y: float, inset: float = 0) -> list[tuple[float, float]]:
+        r = self.radius - inset
+        return [(x + r * math.cos(math.radians(60 * i)), y + r * math.sin(math.radians(60 * i)))
+                for i in range(6)]
+
+    def wall(self, centre: tuple[float, float], direction: str | None) -> list[tuple[float, float]]:
+        """The two ends of a wall hexside, drawn just inside the hex."""
+        corners = self.corners(*centre, inset=2 * self.scale)
+        a, b = _HEXSIDE_CORNERS.get(direction or "", (4, 5))
+        return [corners[a], corners[b]]
+
+    @property
+    def scale(self) -> float:
+        return self.radius / RADIUS
 
 
-# The corners (as indexes of `_corners`, clockwise from east) at the ends of each hexside.
+def legend_items(picture: MapPicture) -> list[tuple[str, str]]:
+    """(kind, text) of what the picture shows, for its legend."""
+    items: list[tuple[str, str]] = []
+    kinds = set(picture.terrain.values())
+    if picture.terrain_known:
+        kinds.add("open")
+    for kind in sorted(kinds):
+        text = "road (line)" if kind == "road" else kind.replace("_", " ")
+        items.append((f"terrain:{kind}", text))
+    if not picture.terrain_known:
+        items.append(("terrain:unknown", "terrain unknown"))
+    sides = {side for _, side, _ in picture.stacks}
+    for side in ("alliance", "opposition"):
+        if side in sides:
+            items.append((f"stack:{side}", f"{side} stack (units)"))
+    if any(f["kind"] == "tower" for f in picture.fortifications):
+        items.append(("tower", "tower"))
+    if any(f["kind"] == "wall" for f in picture.fortifications):
+        items.append(("wall", "wall"))
+    if any(n for _, _, n in picture.sightings):
+        items.append(("seen", "seen earlier (units)"))
+    return items
+
+
+def layout(picture: MapPicture, width: int | None = None) -> Layout:
+    natural = _natural_width(picture.cols)
+    scale = 1.0 if width is None else (width - 2 * MARGIN) / (natural - 2 * MARGIN)
+    radius = RADIUS * scale
+    total_width = math.ceil(natural * scale) if width is None else width
+    font_size = max(11, round(11 * min(scale, 2)))
+    font = ImageFont.load_default(size=font_size)
+    rows: list[list[tuple[str, str]]] = [[]]
+    used = float(MARGIN)
+    for item in legend_items(picture):
+        need = font_size * 1.6 + font.getlength(item[1]) + font_size
+        if rows[-1] and used + need > total_width - MARGIN:
+            rows.append([])
+            used = float(MARGIN)
+        rows[-1].append(item)
+        used += need
+    return Layout(
+        cols=picture.cols, rows=picture.rows, width=total_width, radius=radius,
+        font_size=font_size, caption_height=round(font_size * 2.2),
+        map_height=math.ceil(_map_height(picture.rows, picture.cols, radius)),
+        legend_rows=tuple(tuple(r) for r in rows if r),
+    )
+
+
+def picture_size(picture: MapPicture, width: int | None = None) -> tuple[int, int]:
+    """Width and height in pixels of the picture: caption, map, legend."""
+    box = layout(picture, width)
+    return box.width, box.height
+
+
+# The corners (as indexes of `Layout.corners`, clockwise from east) at the ends of each hexside.
 _HEXSIDE_CORNERS = {"SE": (0, 1), "S": (1, 2), "SW": (2, 3), "NW": (3, 4), "N": (4, 5),
                     "NE": (5, 0)}
-
-
-def _wall(centre: tuple[float, float], direction: str | None) -> list[tuple[float, float]]:
-    """The two ends of a wall hexside, drawn just inside the hex."""
-    corners = _corners(*centre, r=RADIUS - 2)
-    a, b = _HEXSIDE_CORNERS.get(direction or "", (4, 5))
-    return [corners[a], corners[b]]
 
 
 def hex_labels(cols: int, rows: int) -> list[str]:
@@ -124,22 +224,29 @@ def _current_public_state(campaign: Campaign) -> dict[str, Any]:
     return {"map": game_map, "fortifications": forts}
 
 
-def _caption(campaign: Campaign, phase: Phase | None) -> str:
-    if phase is None:
-        return f"{campaign.name} — now"
-    return f"{campaign.name} — turn {phase.turn.number}, {phase.get_kind_display().lower()}"
+def _caption(campaign: Campaign, phase: Phase | None, whose: str = "public view") -> str:
+    """"The Broad Way: turn 2, move/combat phase, the alliance's view" (plain punctuation: the
+    pictures' font has no dashes)."""
+    when = ("now" if phase is None
+            else f"turn {phase.turn.number}, {phase.get_kind_display().lower()}")
+    return f"{campaign.name}: {when}, {whose}"
+
+
+def _whose(role: str, side: str | None) -> str:
+    return "the GM's view" if role == Role.GM else f"the {side}'s view"
 
 
 def map_picture(*, viewer: User | None, campaign: Campaign, phase: Phase | None) -> MapPicture:
     """The map for `viewer` (None: the public picture: terrain and fortifications when the
     campaign's terrain is known to all, no stack), now or at the opening of `phase`."""
-    caption = _caption(campaign, phase)
     if viewer is None:
+        caption = _caption(campaign, phase)
         state = phase.snapshot.state if phase is not None else _current_public_state(campaign)
         return _public(campaign, state, caption)
     if phase is None:
         state = map_state(user=viewer, campaign=campaign)
         own_kind = state["viewer"]["side"]
+        caption = _caption(campaign, phase, _whose(state["viewer"]["role"], own_kind))
         return MapPicture(
             cols=state["map"]["cols"], rows=state["map"]["rows"],
             terrain=dict(state["map"]["terrain"]), terrain_known=campaign.terrain_known_to_all
@@ -150,13 +257,15 @@ def map_picture(*, viewer: User | None, campaign: Campaign, phase: Phase | None)
                        for s in state["sightings"]],
             caption=caption,
         )
-    return _past_picture(viewer, campaign, phase, caption)
+    return _past_picture(viewer, campaign, phase)
 
 
-def _past_picture(viewer: User, campaign: Campaign, phase: Phase, caption: str) -> MapPicture:
+def _past_picture(viewer: User, campaign: Campaign, phase: Phase) -> MapPicture:
     history = phase_history(user=viewer, phase=phase)
     membership = Membership.objects.select_related("side").get(campaign=campaign, user=viewer)
     is_gm = membership.role == Role.GM
+    caption = _caption(campaign, phase, _whose(
+        membership.role, membership.side.kind if membership.side is not None else None))
     stacks = [(s["hex"], s["side"], len(s["units"])) for s in history["stacks"]]
     terrain = dict(history["map"]["terrain"])
     forts = history["fortifications"]
@@ -196,109 +305,211 @@ def _stack_counts(picture: MapPicture) -> dict[tuple[str, str], int]:
     return counts
 
 
-def render_png(picture: MapPicture) -> bytes:
-    size = picture_size(picture.cols, picture.rows)
-    image = Image.new("RGB", size, "#ffffff")
+def _roads(picture: MapPicture) -> list[tuple[str, str]]:
+    """Pairs of adjacent road hexes (each once), for the road lines."""
+    roads = {h for h, t in picture.terrain.items() if t == "road"}
+    grid = Grid(picture.cols, picture.rows)
+    pairs = []
+    for h in sorted(roads):
+        for n in grid.neighbors(parse_label(h)).values():
+            other = format_label(n)
+            if other in roads and h < other:
+                pairs.append((h, other))
+    return pairs
+
+
+def _keep(box: Layout, centre: tuple[float, float]) -> list[tuple[float, float]]:
+    """A tower: a small crenellated keep in its hex's upper left corner (never where the
+    stack markers are)."""
+    s = box.scale
+    x0, y0 = centre[0] - 15 * s, centre[1] - 10 * s
+    steps = [(0, 9), (0, 0), (2, 0), (2, 2), (4, 2), (4, 0), (6, 0), (6, 2), (8, 2), (8, 0),
+             (10, 0), (10, 9)]
+    return [(x0 + dx * s, y0 + dy * s) for dx, dy in steps]
+
+
+def _swatch_colour(kind: str) -> str:
+    if kind.startswith("terrain:"):
+        return TERRAIN_COLOURS.get(kind.split(":", 1)[1], UNKNOWN_TERRAIN)
+    if kind.startswith("stack:"):
+        return SIDE_COLOURS[kind.split(":", 1)[1]]
+    return "#ffffff"
+
+
+def render_png(picture: MapPicture, width: int | None = None) -> bytes:
+    box = layout(picture, width)
+    s = box.scale
+    image = Image.new("RGB", (box.width, box.height), "#ffffff")
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=max(8, round(8 * s)))
+    big = ImageFont.load_default(size=box.font_size)
+    draw.text((MARGIN, box.caption_height / 2), picture.caption, fill="#111111", anchor="lm",
+              font=big)
     for label in hex_labels(picture.cols, picture.rows):
-        centre = _centre(label)
+        centre = box.centre(label)
         if centre is None:
             continue
-        draw.polygon(_corners(*centre), fill=_hex_fill(picture, label), outline="#555555")
-        draw.text((centre[0], centre[1] - RADIUS * 0.55), label, fill="#333333", anchor="mm",
-                  font=font)
+        draw.polygon(box.corners(*centre), fill=_hex_fill(picture, label), outline="#555555")
+        draw.text((centre[0], centre[1] - box.radius * 0.62), label, fill="#333333",
+                  anchor="mm", font=font)
+    for a, b in _roads(picture):
+        ca, cb = box.centre(a), box.centre(b)
+        if ca and cb:
+            draw.line([ca, cb], fill=ROAD_COLOUR, width=max(2, round(3 * s)))
     for f in picture.fortifications:
-        centre = _centre(f["hex"])
+        centre = box.centre(f["hex"])
+        colour = SIDE_COLOURS.get(f["owner"] or "", "#444444")
         if centre is not None and f["kind"] == "tower":
-            x, y = centre
-            draw.rectangle((x - 4, y + 4, x + 4, y + 12),
-                           fill=SIDE_COLOURS.get(f["owner"] or "", "#444444"))
+            draw.polygon(_keep(box, centre), fill=TOWER_FILL, outline=colour,
+                         width=max(1, round(1.5 * s)))
         elif centre is not None:
-            draw.line(_wall(centre, f.get("direction")),
-                      fill=SIDE_COLOURS.get(f["owner"] or "", "#444444"), width=3)
+            draw.line(box.wall(centre, f.get("direction")), fill=colour,
+                      width=max(2, round(3 * s)))
     for (hex_label, side), n in sorted(_stack_counts(picture).items()):
-        centre = _centre(hex_label)
+        centre = box.centre(hex_label)
         if centre is None:
             continue
         x, y = centre
-        dx = -5 if side == "alliance" else 5
-        draw.ellipse((x + dx - 7, y - 5, x + dx + 7, y + 9),
+        dx = (-5 if side == "alliance" else 5) * s
+        r = 6.5 * s
+        draw.ellipse((x + dx - r, y + 4 * s - r, x + dx + r, y + 4 * s + r),
                      fill=SIDE_COLOURS.get(side, "#444444"))
-        draw.text((x + dx, y + 2), str(n), fill="#ffffff", anchor="mm", font=font)
+        draw.text((x + dx, y + 4 * s), str(n), fill="#ffffff", anchor="mm", font=font)
     for hex_label, _turn, n in picture.sightings:
-        centre = _centre(hex_label)
+        centre = box.centre(hex_label)
         if centre is None or n == 0:
             continue
         x, y = centre
-        draw.ellipse((x - 7, y - 5, x + 7, y + 9), outline=SIGHTING_COLOUR, width=2)
-        draw.text((x, y + 2), str(n), fill=SIGHTING_COLOUR, anchor="mm", font=font)
+        r = 6.5 * s
+        draw.ellipse((x - r, y + 4 * s - r, x + r, y + 4 * s + r), outline=SIGHTING_COLOUR,
+                     width=max(1, round(2 * s)))
+        draw.text((x, y + 4 * s), str(n), fill=SIGHTING_COLOUR, anchor="mm", font=font)
     for hex_label in picture.marked:
-        centre = _centre(hex_label)
+        centre = box.centre(hex_label)
         if centre is not None:
-            draw.polygon(_corners(*centre, r=RADIUS - 1.5), outline=MARK_COLOUR, width=3)
+            draw.polygon(box.corners(*centre, inset=1.5 * s), outline=MARK_COLOUR,
+                         width=max(2, round(3 * s)))
+    # The legend, row by row under the map.
+    fs = box.font_size
+    for i, row in enumerate(box.legend_rows):
+        y = box.caption_height + box.map_height + fs * 0.6 + i * fs * 1.8
+        x = float(MARGIN)
+        for kind, text in row:
+            sw = (x, y, x + fs * 1.1, y + fs * 1.1)
+            if kind == "wall":
+                draw.line([(x, y + fs * 0.55), (x + fs * 1.1, y + fs * 0.55)], fill="#444444",
+                          width=3)
+            elif kind == "tower":
+                draw.rectangle(sw, fill=TOWER_FILL, outline="#444444", width=2)
+            elif kind == "seen":
+                draw.ellipse(sw, outline=SIGHTING_COLOUR, width=2)
+            elif kind.startswith("stack:"):
+                draw.ellipse(sw, fill=_swatch_colour(kind))
+            else:
+                draw.rectangle(sw, fill=_swatch_colour(kind), outline="#555555")
+                if kind == "terrain:road":
+                    draw.line([(x, y + fs * 0.9), (x + fs * 1.1, y + fs * 0.2)],
+                              fill=ROAD_COLOUR, width=2)
+            draw.text((x + fs * 1.5, y + fs * 0.55), text, fill="#222222", anchor="lm", font=big)
+            x += fs * 1.6 + big.getlength(text) + fs
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
 
 
-def render_svg(picture: MapPicture) -> str:
-    width, height = picture_size(picture.cols, picture.rows)
+def render_svg(picture: MapPicture, width: int | None = None) -> str:
+    box = layout(picture, width)
+    s = box.scale
+    fs = box.font_size
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" role="img" aria-label={quoteattr(picture.caption)}>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{box.width}" height="{box.height}" '
+        f'viewBox="0 0 {box.width} {box.height}" role="img" '
+        f"aria-label={quoteattr(picture.caption)}>",
         f"<title>{escape(picture.caption)}</title>",
-        '<g font-family="sans-serif" font-size="8" text-anchor="middle">',
+        f'<text class="caption" x="{MARGIN}" y="{box.caption_height / 2 + fs * 0.35:.1f}" '
+        f'font-family="sans-serif" font-size="{fs}" fill="#111111">'
+        f"{escape(picture.caption)}</text>",
+        f'<g font-family="sans-serif" font-size="{8 * s:.1f}" text-anchor="middle">',
     ]
 
     def points(corners: list[tuple[float, float]]) -> str:
         return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
 
     for label in hex_labels(picture.cols, picture.rows):
-        centre = _centre(label)
+        centre = box.centre(label)
         if centre is None:
             continue
         x, y = centre
-        parts.append(f'<polygon points="{points(_corners(x, y))}" '
+        parts.append(f'<polygon points="{points(box.corners(x, y))}" '
                      f'fill="{_hex_fill(picture, label)}" stroke="#555555"/>'
-                     f'<text x="{x:.1f}" y="{y - RADIUS * 0.45:.1f}" fill="#333333">{label}</text>')
+                     f'<text x="{x:.1f}" y="{y - box.radius * 0.5:.1f}" fill="#333333">'
+                     f"{label}</text>")
+    for a, b in _roads(picture):
+        ca, cb = box.centre(a), box.centre(b)
+        if ca and cb:
+            parts.append(f'<line class="road" x1="{ca[0]:.1f}" y1="{ca[1]:.1f}" x2="{cb[0]:.1f}" '
+                         f'y2="{cb[1]:.1f}" stroke="{ROAD_COLOUR}" stroke-width="{3 * s:.1f}" '
+                         'stroke-linecap="round"/>')
     for f in picture.fortifications:
-        centre = _centre(f["hex"])
+        centre = box.centre(f["hex"])
         if centre is None:
             continue
         colour = SIDE_COLOURS.get(f["owner"] or "", "#444444")
-        x, y = centre
         if f["kind"] == "tower":
-            parts.append(f'<rect x="{x - 4:.1f}" y="{y + 4:.1f}" width="8" height="8" '
-                         f'fill="{colour}"><title>tower ({escape(str(f["owner"]))})</title></rect>')
+            parts.append(f'<polygon class="tower" points="{points(_keep(box, centre))}" '
+                         f'fill="{TOWER_FILL}" stroke="{colour}" stroke-width="{1.5 * s:.1f}">'
+                         f'<title>tower ({escape(str(f["owner"]))})</title></polygon>')
         else:
-            (x1, y1), (x2, y2) = _wall(centre, f.get("direction"))
-            parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                         f'stroke="{colour}" stroke-width="3"/>')
+            (x1, y1), (x2, y2) = box.wall(centre, f.get("direction"))
+            parts.append(f'<line class="wall" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
+                         f'y2="{y2:.1f}" stroke="{colour}" stroke-width="{3 * s:.1f}"/>')
     for (hex_label, side), n in sorted(_stack_counts(picture).items()):
-        centre = _centre(hex_label)
+        centre = box.centre(hex_label)
         if centre is None:
             continue
         x, y = centre
-        dx = -5 if side == "alliance" else 5
-        parts.append(f'<circle cx="{x + dx:.1f}" cy="{y + 2:.1f}" r="7" '
+        dx = (-5 if side == "alliance" else 5) * s
+        parts.append(f'<circle cx="{x + dx:.1f}" cy="{y + 4 * s:.1f}" r="{6.5 * s:.1f}" '
                      f'fill="{SIDE_COLOURS.get(side, "#444444")}"><title>{escape(side)}: '
-                     f'{n} units</title></circle><text x="{x + dx:.1f}" y="{y + 5:.1f}" '
+                     f'{n} units</title></circle><text x="{x + dx:.1f}" y="{y + 7 * s:.1f}" '
                      f'fill="#ffffff">{n}</text>')
     for hex_label, turn, n in picture.sightings:
-        centre = _centre(hex_label)
+        centre = box.centre(hex_label)
         if centre is None or n == 0:
             continue
         x, y = centre
-        parts.append(f'<circle cx="{x:.1f}" cy="{y + 2:.1f}" r="7" fill="none" '
-                     f'stroke="{SIGHTING_COLOUR}" stroke-width="2"><title>seen in turn {turn}: '
-                     f'{n} units</title></circle><text x="{x:.1f}" y="{y + 5:.1f}" '
+        parts.append(f'<circle cx="{x:.1f}" cy="{y + 4 * s:.1f}" r="{6.5 * s:.1f}" fill="none" '
+                     f'stroke="{SIGHTING_COLOUR}" stroke-width="{2 * s:.1f}"><title>seen in turn '
+                     f'{turn}: {n} units</title></circle><text x="{x:.1f}" y="{y + 7 * s:.1f}" '
                      f'fill="{SIGHTING_COLOUR}">{n}</text>')
     for hex_label in picture.marked:
-        centre = _centre(hex_label)
+        centre = box.centre(hex_label)
         if centre is not None:
-            ring = points(_corners(*centre, r=RADIUS - 1.5))
+            ring = points(box.corners(*centre, inset=1.5 * s))
             parts.append(f'<polygon class="marked" points="{ring}" fill="none" '
-                         f'stroke="{MARK_COLOUR}" stroke-width="3"/>')
+                         f'stroke="{MARK_COLOUR}" stroke-width="{3 * s:.1f}"/>')
+    parts.append("</g>")
+    font = ImageFont.load_default(size=fs)
+    parts.append(f'<g class="legend" font-family="sans-serif" font-size="{fs}" fill="#222222">')
+    for i, row in enumerate(box.legend_rows):
+        y = box.caption_height + box.map_height + fs * 0.6 + i * fs * 1.8
+        x = float(MARGIN)
+        for kind, text in row:
+            size = fs * 1.1
+            if kind == "wall":
+                mark = (f'<line x1="{x:.1f}" y1="{y + size / 2:.1f}" x2="{x + size:.1f}" '
+                        f'y2="{y + size / 2:.1f}" stroke="#444444" stroke-width="3"/>')
+            elif kind in ("seen", "tower") or kind.startswith("stack:"):
+                fill = ("none" if kind == "seen" else TOWER_FILL if kind == "tower"
+                        else _swatch_colour(kind))
+                mark = (f'<rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
+                        f'rx="{size / 2 if kind != "tower" else 0:.1f}" fill="{fill}" '
+                        f'stroke="{SIGHTING_COLOUR if kind == "seen" else "#444444"}"/>')
+            else:
+                mark = (f'<rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
+                        f'fill="{_swatch_colour(kind)}" stroke="#555555"/>')
+            parts.append(f'{mark}<text x="{x + fs * 1.5:.1f}" y="{y + fs * 0.9:.1f}">'
+                         f'{escape(text)}</text>')
+            x += fs * 1.6 + font.getlength(text) + fs
     parts.append("</g></svg>")
     return "\n".join(parts)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
@@ -17,7 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from accounts.timefmt import zoned_text
 from campaigns.errors import CampaignError
-from campaigns.exports.mapimage import hex_labels, map_picture, render_png, render_svg
+from campaigns.exports.mapimage import (
+    clamp_width,
+    hex_labels,
+    map_picture,
+    render_png,
+    render_svg,
+)
 from campaigns.exports.markup import MARKUPS, quote_bbcode, quote_markdown, render_post
 from campaigns.exports.text import Export, post_export, report_export, turn_export
 from campaigns.feeds import ThreadFeed
@@ -321,16 +327,30 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _bad_width(exc: ValueError) -> HttpResponse:
+    # `?width=` is in pixels from 300 to 2,000 (the natural size without it).
+    return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+
+
 @require_GET
 def map_png(request: HttpRequest, campaign_id: int) -> HttpResponse:
     picture = _picture(request, campaign_id)
-    return _no_store(HttpResponse(render_png(picture), content_type="image/png"))
+    try:
+        width = clamp_width(request.GET.get("width"))
+    except ValueError as exc:
+        return _bad_width(exc)
+    return _no_store(HttpResponse(render_png(picture, width), content_type="image/png"))
 
 
 @require_GET
 def map_svg(request: HttpRequest, campaign_id: int) -> HttpResponse:
     picture = _picture(request, campaign_id)
-    response = HttpResponse(render_svg(picture), content_type="image/svg+xml; charset=utf-8")
+    try:
+        width = clamp_width(request.GET.get("width"))
+    except ValueError as exc:
+        return _bad_width(exc)
+    response = HttpResponse(render_svg(picture, width),
+                            content_type="image/svg+xml; charset=utf-8")
     # An SVG opened on its own runs no script and loads nothing.
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return _no_store(response)

@@ -11,6 +11,7 @@ import itertools
 import pytest
 from PIL import Image, ImageStat
 
+from campaigns.exports.mapimage import TERRAIN_COLOURS as PICTURE_COLOURS
 from campaigns.models import Map, Stack, Unit
 from campaigns.services import phase_end, scout_order_give
 from rules.hexgrid import Grid, format_label, offset_to_hex, parse_label
@@ -343,4 +344,7 @@ def test_the_map_benchmark_draws_the_same_terrain_patterns(browser_page, login,
     open_map(browser_page, campaign)
     defs = browser_page.evaluate(
         'async () => (await import("/static/js/map.js")).patternDefs()')
-    assert defs == pattern_defs()
+    colours = browser_page.evaluate(
+        'async () => (await import("/static/js/map.js")).TERRAIN_COLOURS')
+    # The map pictures for forums (campaigns/exports/mapimage.py) use the same colours.
+    assert (defs, colours) == (pattern_defs(), PICTURE_COLOURS)

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from accounts.timefmt import zoned_text
-from campaigns.exports.mapimage import picture_size
+from campaigns.exports.mapimage import map_picture, picture_size
 from campaigns.models import Event, Phase, ShareToken
 from campaigns.services.forum import post_create, share_token_create, share_token_revoke
 from tests.forum.conftest import XSS_PAYLOADS, assert_neutralized
@@ -129,11 +129,14 @@ def test_the_gm_map_shows_every_opposition_stack(started, client_as):
 
 
 def test_the_png_is_a_real_image_of_the_maps_size(started, client_as):
-    response = client_as(started[2][0].user).get(f"/campaigns/{started[0].pk}/map.png")
+    user = started[2][0].user
+    response = client_as(user).get(f"/campaigns/{started[0].pk}/map.png")
     image = Image.open(io.BytesIO(response.content))
+    picture = map_picture(viewer=user, campaign=started[0], phase=None)
     assert response["Content-Type"] == "image/png"
-    assert (image.format, image.size) == ("PNG", picture_size(12, 12))
-    assert picture_size(12, 12) == (353, 410)
+    assert (image.format, image.size) == ("PNG", picture_size(picture))
+    # The 12 x 12 map is 353 pixels wide at its natural size.
+    assert picture_size(picture)[0] == 353
 
 
 def test_the_public_picture_needs_no_login_and_shows_no_stack(started, client):
@@ -186,7 +189,7 @@ def test_the_alliance_scout_report_export_names_what_the_scout_saw(scouted, clie
 def test_a_wall_is_drawn_on_its_hexside(started, client):
     svg = client.get(f"/campaigns/{started[0].pk}/map.svg").content.decode()
     # Broad Way: walls on G7 (NW, N), I9 (NW, N, NE) and all six sides of J10.
-    assert svg.count('stroke-width="3"/>') == 11
+    assert svg.count('<line class="wall"') == 11
 
 
 def test_every_report_export_bbcode_parses_and_round_trips(scouted, client_as):

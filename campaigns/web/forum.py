@@ -98,6 +98,7 @@ def forum(request: HttpRequest, campaign_id: int) -> HttpResponse:
         phases=list(Phase.objects.filter(campaign=campaign, snapshot__isnull=False)
                     .select_related("turn").order_by("opened_at", "id")),
         public_feed=reverse("campaigns:feed", args=[campaign.pk]),
+        picture_widths=PICTURE_WIDTHS,
     )
     return render(request, "campaigns/forum/index.html", context)
 
@@ -325,6 +326,10 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "private, max-age=60"
     response["Vary"] = "Cookie"
     return response
+
+
+# The widths the forum page offers (any from 300 to 2,000 may be asked for by URL).
+PICTURE_WIDTHS = (600, 1000, 1500, 2000)
 
 
 def _bad_width(exc: ValueError) -> HttpResponse:

@@ -65,3 +65,14 @@ def test_terrain_uses_the_map_pages_colours_and_roads_are_lines(started, client_
             f'fill="{TERRAIN_COLOURS["village"]}"' in svg,
             svg.count('class="road"') >= len(roads) - 1, len(roads) > 3) == (True,) * 4
 
+
+
+def test_the_forum_page_offers_the_widths(started, client_as):
+    campaign, _, (p1, _) = started
+    html = client_as(p1.user).get(f"/campaigns/{campaign.pk}/forum/").content.decode()
+    form = html[html.index('<form class="picture-form"'):]
+    form = form[:form.index("</form>")]
+    assert (re.findall(r'<option value="(\d*)">', form),
+            f'action="/campaigns/{campaign.pk}/map.png"' in form,
+            f'formaction="/campaigns/{campaign.pk}/map.svg"' in form) == (
+        ["", "600", "1000", "1500", "2000"], True, True)

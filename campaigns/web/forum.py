@@ -46,6 +46,7 @@ from campaigns.selectors.forum import (
     phase_event_rows,
     post_for,
     post_view,
+    readers_of,
     share_tokens_for,
     thread_for,
     thread_posts_page,
@@ -115,8 +116,15 @@ def _thread_context(request: HttpRequest, campaign: Campaign, thread: Thread,
         posts.append(row)
     if data["posts"]:
         thread_mark_read(user=_user(request), thread=thread, post_id=data["posts"][-1].id)
-    context.update(data, posts=posts, audience_note=_audience_note(thread))
+    context.update(data, posts=posts, audience_note=_audience_note(thread),
+                   mention_names=_mention_names(request, thread))
     return context
+
+
+def _mention_names(request: HttpRequest, thread: Thread) -> list[str]:
+    """The usernames the editor suggests after "@": the thread's other readers."""
+    return sorted((u.username for u in readers_of(thread) if u.pk != request.user.pk),
+                  key=str.lower)
 
 
 def _audience_note(thread: Thread) -> str:
@@ -210,7 +218,7 @@ def post_edit_page(request: HttpRequest, campaign_id: int, post_id: int) -> Http
             return redirect(f"{url}?post={post.pk}#post-{post.pk}")
     context.update(post=post_view(post, user=_user(request)), thread=post.thread, body=body,
                    markup=markup if markup in MARKUPS else "markdown", markups=MARKUPS,
-                   error=error)
+                   mention_names=_mention_names(request, post.thread), error=error)
     return render(request, "campaigns/forum/post_edit.html", context,
                   status=400 if error else 200)
 

@@ -17,3 +17,95 @@ document.addEventListener("click", (event) => {
 });
 
 export { copyFrom };
+
+// @mention suggestions in the post editor: after "@" and the first letters, the thread's
+// other readers (JSON script "mention-names") whose username starts so; arrows move, Enter
+// or Tab picks, Escape closes; a click picks too.
+function mentionSuggestions(textarea, names) {
+  const list = document.createElement("ul");
+  list.id = "mention-list";
+  list.className = "mention-list";
+  list.setAttribute("role", "listbox");
+  list.setAttribute("aria-label", "People to mention");
+  list.hidden = true;
+  textarea.after(list);
+  textarea.setAttribute("aria-autocomplete", "list");
+  textarea.setAttribute("aria-controls", list.id);
+  textarea.setAttribute("aria-expanded", "false");
+  let matches = [];
+  let active = 0;
+  let start = -1;
+
+  function typedWord() {
+    const caret = textarea.selectionStart;
+    const found = /(^|\s)@([\w.+-]*)$/.exec(textarea.value.slice(0, caret));
+    return found ? { start: caret - found[2].length, typed: found[2].toLowerCase() } : null;
+  }
+
+  function close() {
+    list.hidden = true;
+    matches = [];
+    textarea.setAttribute("aria-expanded", "false");
+    textarea.removeAttribute("aria-activedescendant");
+  }
+
+  function render() {
+    list.replaceChildren(...matches.map((name, i) => {
+      const option = document.createElement("li");
+      option.id = `mention-option-${i}`;
+      option.setAttribute("role", "option");
+      option.setAttribute("aria-selected", i === active ? "true" : "false");
+      option.textContent = `@${name}`;
+      option.addEventListener("mousedown", (event) => {
+        event.preventDefault(); // keep the focus in the text box
+        pick(i);
+      });
+      return option;
+    }));
+    list.hidden = false;
+    textarea.setAttribute("aria-expanded", "true");
+    textarea.setAttribute("aria-activedescendant", `mention-option-${active}`);
+  }
+
+  function update() {
+    const word = typedWord();
+    if (!word) return close();
+    matches = names.filter((n) => n.toLowerCase().startsWith(word.typed)).slice(0, 8);
+    if (!matches.length) return close();
+    start = word.start;
+    active = 0;
+    render();
+  }
+
+  function pick(i) {
+    const caret = textarea.selectionStart;
+    const name = matches[i];
+    textarea.value = `${textarea.value.slice(0, start)}${name} ${textarea.value.slice(caret)}`;
+    const after = start + name.length + 1;
+    textarea.setSelectionRange(after, after);
+    close();
+    textarea.focus();
+  }
+
+  textarea.addEventListener("input", update);
+  textarea.addEventListener("keydown", (event) => {
+    if (list.hidden) return;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      active = (active + (event.key === "ArrowDown" ? 1 : matches.length - 1)) % matches.length;
+      render();
+    } else if (event.key === "Enter" || event.key === "Tab") {
+      event.preventDefault();
+      pick(active);
+    } else if (event.key === "Escape") {
+      close();
+    }
+  });
+  textarea.addEventListener("blur", close);
+}
+
+const mentionData = document.getElementById("mention-names");
+const postBody = document.getElementById("post-body");
+if (mentionData && postBody) mentionSuggestions(postBody, JSON.parse(mentionData.textContent));
+
+export { mentionSuggestions };

@@ -337,7 +337,7 @@ def test_a_click_on_a_wall_selects_its_hex(browser_page, login, campaign_one_pla
 def test_the_map_benchmark_draws_the_same_terrain_patterns(browser_page, login,
                                                            campaign_one_player):
     """tests/bench/bench_map_page.py's static SVG (the baseline) copies map.js's patterns."""
-    from tests.bench.bench_map_page import pattern_defs
+    from tests.bench.terrain import pattern_defs
 
     campaign, _, (p1,) = campaign_one_player
     login(p1.user)

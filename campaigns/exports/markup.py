@@ -7,6 +7,7 @@ turns either into HTML with a kept parser (markdown-it-py, or the `bbcode` packa
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -45,7 +46,7 @@ def _bb_quote(tag: str, value: str, options: dict[str, str], parent: object,
     # [quote=ann] or [quote author=ann]: the author's line, then the quote. `value` is the
     # parser's already escaped HTML; the author is escaped here.
     author = options.get("quote") or options.get("author") or options.get("name") or ""
-    head = f"<p><strong>{_escape_html(author)}</strong> wrote:</p>" if author else ""
+    head = f"<p><strong>{html.escape(author)}</strong> wrote:</p>" if author else ""
     return f"<blockquote>{head}{value}</blockquote>"
 
 
@@ -58,11 +59,6 @@ def _bb_img(tag: str, value: str, options: dict[str, str], parent: object,
         return f"[img]{value}"
     alt = src.rsplit("/", 1)[-1] or "picture"
     return f'<img src="{src}" alt="{alt}">'
-
-
-def _escape_html(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;"))
 
 
 def _bb_parser() -> bbcode.Parser:

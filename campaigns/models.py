@@ -112,6 +112,10 @@ class Campaign(models.Model):
     # commands the player's stacks until they return; None: never.
     missed_phases_limit = models.PositiveIntegerField(null=True, blank=True, default=2)
     paused_seconds = models.PositiveIntegerField(default=0)
+    # Forum: players may open private conversations with players of another side; the GM may
+    # read the private conversations opened while this is on (every member sees both).
+    diplomacy = models.BooleanField(default=False)
+    gm_reads_conversations = models.BooleanField(default=False)
     # Scenario facts the engine needs.
     entry_hex = models.CharField(max_length=8)
     pop_hexes = models.JSONField(default=list)
@@ -709,6 +713,8 @@ class EventKind(models.TextChoices):
     PLAYER_LEFT = "player_left", "Player left"
     SEAT_TAKEN = "seat_taken", "Seat taken"
     STANDING_ORDERS = "standing_orders", "Standing orders"
+    POST_HIDDEN = "post_hidden", "Post hidden by the GM"
+    POST_SHOWN = "post_shown", "Hidden post shown again"
 
 
 class Event(models.Model):
@@ -894,40 +900,90 @@ class ThreadAudience(models.TextChoices):
     PUBLIC = "public", "Public"
     SIDE = "side", "Side"
     GM = "gm", "GM notes"
+    PRIVATE = "private", "Private conversation"
 
 
 class Thread(models.Model):
-    """A campaign's thread for one audience: everyone, one side (its players and the GM),
-    or the GM alone."""
+    """A campaign's thread for one audience: everyone, one side (its players and the GM), the
+    GM alone, or a private conversation between its participants. Each campaign has one
+    default thread for each of the first three (`is_default`: the engine posts there); members
+    open topic threads beside them. Its id is random: a thread's id does not count the private
+    conversations opened before it."""
 
+    id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="threads")
     audience = models.CharField(max_length=8, choices=ThreadAudience.choices)
     side = models.ForeignKey(
         Side, on_delete=models.CASCADE, null=True, blank=True, related_name="threads"
     )
     title = models.CharField(max_length=120)
+    is_default = models.BooleanField(default=False)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    pinned = models.BooleanField(default=False)
+    locked = models.BooleanField(default=False)
+    # A private conversation the GM may read: the campaign's setting when it was opened, shown
+    # to its participants; a later change of the setting does not open it.
+    gm_reads = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["id"]
+        ordering = ["created_at", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["campaign", "audience"], condition=~Q(audience="side"),
-                name="thread_one_per_audience",
+                fields=["campaign", "audience"],
+                condition=Q(is_default=True) & ~Q(audience="side"),
+                name="thread_one_default_per_audience",
             ),
             models.UniqueConstraint(
-                fields=["campaign", "side"], condition=Q(audience="side"),
-                name="thread_one_per_side",
+                fields=["campaign", "side"], condition=Q(is_default=True) & Q(audience="side"),
+                name="thread_one_default_per_side",
             ),
             models.CheckConstraint(
                 condition=(Q(audience="side") & Q(side__isnull=False))
-                | (Q(audience__in=["public", "gm"]) & Q(side__isnull=True)),
+                | (Q(audience__in=["public", "gm", "private"]) & Q(side__isnull=True)),
                 name="thread_side_iff_side_audience",
             ),
         ]
 
     def __str__(self) -> str:
         return self.title
+
+
+class ThreadParticipant(models.Model):
+    """A member of a private conversation."""
+
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="participants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["thread", "user"], name="thread_participant_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.thread}"
+
+
+class Mute(models.Model):
+    """A member no longer sees another's posts in a campaign (collapsed, one click away) and
+    is not notified of their mentions."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user", "muted"], name="mute_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} muted {self.muted}"
 
 
 class Post(models.Model):
@@ -947,6 +1003,10 @@ class Post(models.Model):
                               choices=[("markdown", "Markdown"), ("bbcode", "BBCode")])
     created_at = models.DateTimeField(auto_now_add=True)
     edited_at = models.DateTimeField(null=True, blank=True)
+    # Hidden by the GM (moderation): readers see the reason instead of the post; the GM's
+    # action and reason are in the ledger.
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -174,6 +174,11 @@ class CampaignSettingsSerializer(serializers.Serializer):
         required=False, allow_null=True,
         help_text="GM pauses in all over the campaign; null: no cap. A pause that reaches it "
         "ends itself.")
+    diplomacy = serializers.BooleanField(
+        required=False, help_text="Players may open private conversations across sides.")
+    gm_reads_conversations = serializers.BooleanField(
+        required=False, help_text="The GM may read the private conversations opened while "
+        "this is on.")
     points_budget = serializers.IntegerField(required=False, help_text="Setup only.")
     max_unit_types = serializers.IntegerField(required=False, help_text="Setup only.")
     ambush_value = serializers.IntegerField(required=False, help_text="Setup only.")
@@ -200,6 +205,8 @@ class CampaignDetailApi(APIView):
         deadline_days_off = serializers.ListField(child=serializers.IntegerField())
         pending_settings = serializers.DictField(
             help_text="Changes made after the start, applied when the next phase opens.")
+        diplomacy = serializers.BooleanField()
+        gm_reads_conversations = serializers.BooleanField()
         points_budget = serializers.IntegerField()
         max_unit_types = serializers.IntegerField()
         ambush_value = serializers.IntegerField()
@@ -229,6 +236,7 @@ class CampaignDetailApi(APIView):
                        "points_budget": 500, "max_unit_types": 5,
                        "ambush_value": 2, "terrain_known_to_all": True,
                        "hard_deadline": False, "early_close": False,
+                       "diplomacy": False, "gm_reads_conversations": False,
                        "max_extension_hours": 168, "max_pause_hours": 72,
                        "paused_seconds": 5400, "entry_hex": "A1", "victory_hex": "J10",
                        "winner": "", "version": 7, "created_at": "2026-03-01T09:30:00Z",

@@ -1,7 +1,9 @@
 """Reads of the campaign forum: which threads a member may read, pages of posts, unread counts.
 
-Audiences: the public thread is for everyone in the campaign (and its Atom feed for anyone),
-a side's thread for that side's players and the GM, the GM notes for the GM alone.
+Audiences: a public thread is for everyone in the campaign (and the default public thread's
+Atom feed for anyone), a side's thread for that side's players and the GM, GM notes for the GM
+alone, a private conversation for its participants (and the GM when the campaign's setting
+said so when it was opened).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
@@ -21,12 +24,14 @@ from campaigns.models import (
     Campaign,
     Event,
     Membership,
+    Mute,
     Phase,
     Post,
     Role,
     ShareToken,
     Thread,
     ThreadAudience,
+    ThreadParticipant,
     ThreadReadMarker,
 )
 from campaigns.selectors import _membership
@@ -41,10 +46,23 @@ def edit_window() -> timedelta:
     return timedelta(minutes=settings.FORUM_EDIT_MINUTES)
 
 
+def participant_ids(thread: Thread) -> set[int]:
+    """The users in a private conversation (cached on the thread object)."""
+    cached: set[int] | None = getattr(thread, "_participant_ids", None)
+    if cached is None:
+        cached = set(ThreadParticipant.objects.filter(thread=thread)
+                     .values_list("user_id", flat=True))
+        thread._participant_ids = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def can_read(membership: Membership | None, thread: Thread) -> bool:
-    """Whether a member may read (and so post in) a thread."""
+    """Whether a member may read a thread (posting asks more: `write_refusal`)."""
     if membership is None or membership.campaign_id != thread.campaign_id:
         return False
+    if thread.audience == ThreadAudience.PRIVATE:
+        return (membership.user_id in participant_ids(thread)
+                or (membership.role == Role.GM and thread.gm_reads))
     if membership.role == Role.GM:
         return True
     if thread.audience == ThreadAudience.PUBLIC:
@@ -52,6 +70,35 @@ def can_read(membership: Membership | None, thread: Thread) -> bool:
     if thread.audience == ThreadAudience.SIDE:
         return membership.role == Role.PLAYER and membership.side_id == thread.side_id
     return False
+
+
+def write_refusal(membership: Membership, thread: Thread) -> tuple[str, str] | None:
+    """(code, message) when a reader may not post in the thread now, else None: a locked
+    thread takes only the GM's posts; a conversation across sides only while the GM allows
+    diplomacy; the GM reading a conversation they are not in does not write in it."""
+    if thread.locked and membership.role != Role.GM:
+        return ("thread_locked", "This thread is locked: only the GM may post in it.")
+    if thread.audience != ThreadAudience.PRIVATE:
+        return None
+    if membership.user_id not in participant_ids(thread):
+        return ("not_participant", "Only its participants post in a private conversation.")
+    if not thread.campaign.diplomacy and not conversation_allowed(
+            list(Membership.objects.filter(campaign_id=thread.campaign_id,
+                                           user_id__in=participant_ids(thread))),
+            diplomacy=False):
+        return ("no_diplomacy", "The GM does not allow diplomacy now: this conversation "
+                "across sides is closed until they do.")
+    return None
+
+
+def conversation_allowed(members: list[Membership], *, diplomacy: bool) -> bool:
+    """Whether these members may talk privately: the GM with anyone; players of one side with
+    each other; anyone else (another side, observers) only while the GM allows diplomacy."""
+    if diplomacy:
+        return True
+    others = [m for m in members if m.role != Role.GM]
+    return all(m.role == Role.PLAYER and m.side_id is not None for m in others) and \
+        len({m.side_id for m in others}) <= 1
 
 
 def readers_of(thread: Thread) -> list[User]:
@@ -62,7 +109,13 @@ def readers_of(thread: Thread) -> list[User]:
 
 def readable_threads(*, user: User, campaign: Campaign) -> list[Thread]:
     membership = _membership(user=user, campaign=campaign)
-    threads = Thread.objects.filter(campaign=campaign).select_related("side").order_by("id")
+    threads = list(Thread.objects.filter(campaign=campaign).select_related("side", "campaign"))
+    parts: dict[int, set[int]] = {}
+    for thread_id, user_id in ThreadParticipant.objects.filter(
+            thread__campaign=campaign).values_list("thread_id", "user_id"):
+        parts.setdefault(thread_id, set()).add(user_id)
+    for t in threads:
+        t._participant_ids = parts.get(t.pk, set())  # type: ignore[attr-defined]
     return [t for t in threads if can_read(membership, t)]
 
 
@@ -95,23 +148,53 @@ def _last_read(user: User, thread_ids: list[int]) -> dict[int, int]:
 
 
 def threads_for(*, user: User, campaign: Campaign) -> list[dict[str, Any]]:
-    """The threads the member may read, each with its post count, unread count and last post."""
-    threads = readable_threads(user=user, campaign=campaign)
-    marks = _last_read(user, [t.pk for t in threads])
+    """The threads the member may read, pinned first, then the most recently active: each
+    with its post count, unread count, first unread post and last post; a conversation with
+    its participants' names."""
+    threads = {t.pk: t for t in readable_threads(user=user, campaign=campaign)}
+    marker = ThreadReadMarker.objects.filter(thread=OuterRef("pk"), user=user).values(
+        "last_read_post_id")[:1]
+    unread = Q(posts__id__gt=F("last_read"))
+    counts = (Thread.objects.filter(pk__in=threads)
+              .annotate(last_read=Coalesce(Subquery(marker), 0))
+              .annotate(n=Count("posts"), n_unread=Count("posts", filter=unread),
+                        first_unread=Min("posts__id", filter=unread),
+                        last_at=Max("posts__created_at"))
+              .values("pk", "n", "n_unread", "first_unread", "last_at"))
+    names = _participant_names([t for t in threads.values()
+                                if t.audience == ThreadAudience.PRIVATE])
     rows = []
-    for t in threads:
-        posts = Post.objects.filter(thread=t)
-        last = posts.order_by("-id").values("id", "created_at").first()
+    for c in counts:
+        t = threads[c["pk"]]
         rows.append({
             "id": t.pk,
             "title": t.title,
             "audience": t.audience,
             "side": t.side.kind if t.side is not None else None,
-            "posts": posts.count(),
-            "unread": posts.filter(id__gt=marks.get(t.pk, 0)).count(),
-            "last_post_at": last["created_at"] if last else None,
+            "default": t.is_default,
+            "pinned": t.pinned,
+            "locked": t.locked,
+            "participants": names.get(t.pk, []),
+            "gm_reads": t.gm_reads,
+            "posts": c["n"],
+            "unread": c["n_unread"],
+            "first_unread": c["first_unread"],
+            "last_post_at": c["last_at"],
+            "_active": c["last_at"] or t.created_at,
         })
+    rows.sort(key=lambda r: r["_active"], reverse=True)
+    rows.sort(key=lambda r: not r["pinned"])
+    for r in rows:
+        del r["_active"]
     return rows
+
+
+def _participant_names(threads: list[Thread]) -> dict[int, list[str]]:
+    names: dict[int, list[str]] = {}
+    for p in (ThreadParticipant.objects.filter(thread__in=threads).select_related("user")
+              .order_by("user__username")):
+        names.setdefault(p.thread_id, []).append(p.user.public_name)
+    return names
 
 
 @dataclass(frozen=True)
@@ -130,6 +213,9 @@ class PostView:
     edited_at: Any
     is_new: bool
     can_edit: bool
+    hidden: bool = False
+    hidden_reason: str = ""
+    muted: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -138,20 +224,34 @@ class PostView:
             "markup": self.markup, "html": self.html, "created_at": self.created_at,
             "edited_at": self.edited_at,
             "is_new": self.is_new, "can_edit": self.can_edit,
+            "hidden": self.hidden, "hidden_reason": self.hidden_reason, "muted": self.muted,
         }
 
 
-def post_view(post: Post, *, user: User | None, last_read: int = 0) -> PostView:
+def post_view(post: Post, *, user: User | None, last_read: int = 0, is_gm: bool = False,
+              muted: frozenset[int] = frozenset()) -> PostView:
+    """The post for one reader: a post the GM hid keeps only its reason (the GM still reads
+    it); a muted author's post is marked so the page can fold it."""
     now = timezone.now()
     mine = user is not None and post.author_id == getattr(user, "pk", None)
+    hidden = post.hidden_at is not None
+    shown = not hidden or is_gm
     return PostView(
         id=post.pk, thread=post.thread_id,
         author=post.author.public_name if post.author is not None else None,
-        author_id=post.author_id, event=post.event_id, body=post.body, markup=post.markup,
-        html=render_post(post.body, post.markup), created_at=post.created_at,
-        edited_at=post.edited_at, is_new=post.pk > last_read,
-        can_edit=bool(mine and now - post.created_at <= edit_window()),
+        author_id=post.author_id, event=post.event_id, body=post.body if shown else "",
+        markup=post.markup, html=render_post(post.body, post.markup) if shown else "",
+        created_at=post.created_at, edited_at=post.edited_at, is_new=post.pk > last_read,
+        can_edit=bool(mine and not hidden and now - post.created_at <= edit_window()),
+        hidden=hidden, hidden_reason=post.hidden_reason,
+        muted=post.author_id is not None and post.author_id in muted,
     )
+
+
+def muted_ids(*, user: User, campaign: Campaign) -> frozenset[int]:
+    """The authors the user has muted in this campaign."""
+    return frozenset(Mute.objects.filter(campaign=campaign, user=user)
+                     .values_list("muted_id", flat=True))
 
 
 def thread_posts_page(*, user: User, thread: Thread, page: int | None = None) -> dict[str, Any]:
@@ -164,6 +264,9 @@ def thread_posts_page(*, user: User, thread: Thread, page: int | None = None) ->
         before = posts.filter(id__lte=last_read).count()
         page = min(before // POSTS_PER_PAGE + 1, paginator.num_pages)
     current = paginator.get_page(page)
+    gm = Membership.objects.filter(campaign_id=thread.campaign_id, user=user,
+                                   role=Role.GM).exists()
+    muted = muted_ids(user=user, campaign=thread.campaign)
     return {
         "thread": thread,
         "page": current.number,
@@ -171,7 +274,8 @@ def thread_posts_page(*, user: User, thread: Thread, page: int | None = None) ->
         "count": paginator.count,
         "has_previous": current.has_previous(),
         "has_next": current.has_next(),
-        "posts": [post_view(p, user=user, last_read=last_read) for p in current.object_list],
+        "posts": [post_view(p, user=user, last_read=last_read, is_gm=gm, muted=muted)
+                  for p in current.object_list],
         "last_read": last_read,
     }
 
@@ -217,3 +321,11 @@ def phase_event_rows(*, user: User, campaign: Campaign, phase: Phase,
     events = (_rows(_visible_events(viewer, campaign).filter(Q(phase=phase) | window))
               .exclude(kind__in=exclude_kinds).order_by("created_at", "id"))
     return [(e, row) for e in events if (row := _for_viewer(viewer, campaign, e)) is not None]
+
+
+def muted_members(*, user: User, campaign: Campaign) -> list[dict[str, str]]:
+    """The members the user muted in this campaign: username and the name shown."""
+    _membership(user=user, campaign=campaign)
+    return [{"user": m.muted.username, "name": m.muted.public_name}
+            for m in Mute.objects.filter(campaign=campaign, user=user).select_related("muted")
+            .order_by("muted__username")]

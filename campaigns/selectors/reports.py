@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaigns.errors import RuleViolationError
-from campaigns.models import Campaign, Event, EventKind, Unit
+from campaigns.models import Campaign, Event, EventKind, Thread, Unit
 from campaigns.selectors.dice import HIDDEN, Viewer, viewer_of
 
 REPORT_KINDS = {
@@ -54,10 +54,22 @@ def _own_unit_ids(viewer: Viewer, campaign: Campaign, ids: list[int]) -> set[int
                .values_list("id", flat=True))
 
 
+def _reads_thread(viewer: Viewer, thread_id: Any) -> bool:
+    """A moderation event is for the readers of the thread it concerns (a private
+    conversation's hidden post is nobody else's business)."""
+    from campaigns.selectors.forum import can_read
+
+    thread = Thread.objects.filter(pk=thread_id).first() if isinstance(thread_id, int) else None
+    return thread is not None and can_read(viewer.membership, thread)
+
+
 def _for_viewer(viewer: Viewer, campaign: Campaign, event: Event) -> dict[str, Any] | None:
     """The event as the viewer may see it; None when it is about another side's hidden unit."""
     payload = dict(event.payload)
     summary = event.summary
+    if event.kind in (EventKind.POST_HIDDEN, EventKind.POST_SHOWN) and not _reads_thread(
+            viewer, payload.get("thread")):
+        return None
     if not viewer.is_gm:
         for key in ("rolls", "dice"):
             if key in payload:
@@ -139,7 +151,8 @@ def events_since(
 LEDGER_KINDS = (
     EventKind.CAMPAIGN_PAUSED, EventKind.CAMPAIGN_RESUMED, EventKind.DEADLINE_EXTENDED,
     EventKind.PHASE_REVERTED, EventKind.HITS_ADJUSTED, EventKind.POP_POINTS_GRANTED,
-    EventKind.SETTINGS_CHANGED, EventKind.CHIEF_WARLORD_APPOINTED,
+    EventKind.SETTINGS_CHANGED, EventKind.CHIEF_WARLORD_APPOINTED, EventKind.POST_HIDDEN,
+    EventKind.POST_SHOWN,
 )
 
 

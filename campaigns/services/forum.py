@@ -21,18 +21,29 @@ from campaigns.models import (
     Event,
     EventKind,
     Membership,
+    Mute,
     Notification,
     Post,
     PostMention,
+    Role,
     ShareToken,
     Side,
     Thread,
     ThreadAudience,
+    ThreadParticipant,
     ThreadReadMarker,
 )
 from campaigns.notifications import deliver_notifications
 from campaigns.selectors import _membership
-from campaigns.selectors.forum import can_read, edit_window, readers_of
+from campaigns.selectors.forum import (
+    can_read,
+    conversation_allowed,
+    edit_window,
+    participant_ids,
+    readers_of,
+    write_refusal,
+)
+from campaigns.services.common import record_event, require_gm
 
 MAX_POST_LENGTH = 20_000
 MAX_ACTIVE_TOKENS = 20
@@ -44,19 +55,185 @@ _MENTION = re.compile(r"(?<![\w@])@([\w.+-]+)")
 
 
 def threads_ensure(*, campaign: Campaign) -> list[Thread]:
-    """The campaign's threads, created if missing: public, one per side, GM notes. Idempotent
-    and safe when two requests create them at once (unique constraints + get_or_create)."""
+    """The campaign's default threads, created if missing: public, one per side, GM notes.
+    Idempotent and safe when two requests create them at once (unique constraints +
+    get_or_create)."""
     threads = [Thread.objects.get_or_create(
-        campaign=campaign, audience=ThreadAudience.PUBLIC, side=None,
+        campaign=campaign, audience=ThreadAudience.PUBLIC, side=None, is_default=True,
         defaults={"title": "Public thread"})[0]]
     for side in Side.objects.filter(campaign=campaign).order_by("kind"):
         threads.append(Thread.objects.get_or_create(
-            campaign=campaign, audience=ThreadAudience.SIDE, side=side,
+            campaign=campaign, audience=ThreadAudience.SIDE, side=side, is_default=True,
             defaults={"title": f"{side.name} (side thread)"})[0])
     threads.append(Thread.objects.get_or_create(
-        campaign=campaign, audience=ThreadAudience.GM, side=None,
+        campaign=campaign, audience=ThreadAudience.GM, side=None, is_default=True,
         defaults={"title": "GM notes"})[0])
     return threads
+
+
+MAX_TITLE_LENGTH = 120
+MAX_PARTICIPANTS = 10
+
+
+def _clean_title(title: str) -> str:
+    text = " ".join(title.split())
+    if not text:
+        raise CampaignError("A thread needs a title.", code="empty_title", field="title")
+    if len(text) > MAX_TITLE_LENGTH:
+        raise CampaignError(f"A thread's title is at most {MAX_TITLE_LENGTH} characters; this "
+                            f"one has {len(text)}.", code="title_too_long", field="title")
+    return text
+
+
+def _audience_side(membership: Membership, audience: str, side_kind: str | None) -> Side | None:
+    """The side of a new or moved thread: a player's own side; the GM names one."""
+    if audience != ThreadAudience.SIDE:
+        if side_kind:
+            raise CampaignError("Only a side thread names a side.", code="invalid_field",
+                                field="side")
+        return None
+    if membership.role == Role.GM:
+        side = Side.objects.filter(campaign_id=membership.campaign_id, kind=side_kind or "").first()
+        if side is None:
+            raise CampaignError("Name the side the thread is for: alliance or opposition.",
+                                code="invalid_field", field="side")
+        return side
+    if membership.role != Role.PLAYER or membership.side is None:
+        raise NotAllowedError("Only a side's players (and the GM) open threads for a side.",
+                              code="not_audience")
+    if side_kind and side_kind != membership.side.kind:
+        raise NotAllowedError("A player opens threads for their own side only.",
+                              code="not_audience")
+    return membership.side
+
+
+def _participants(membership: Membership, names: list[str]) -> list[Membership]:
+    """The members of a new private conversation, the opener first; refused (naming the
+    rule) when a name is no member or the campaign does not allow such a conversation."""
+    wanted = list(dict.fromkeys(n.strip().lstrip("@").lower() for n in names if n.strip()))
+    if not wanted:
+        raise CampaignError("Name at least one member to talk to.", code="no_participants",
+                            field="participants")
+    if len(wanted) > MAX_PARTICIPANTS:
+        raise CampaignError(f"A conversation has at most {MAX_PARTICIPANTS} other members.",
+                            code="too_many_participants", field="participants")
+    members = {m.user.username.lower(): m for m in Membership.objects.filter(
+        campaign_id=membership.campaign_id).exclude(role=Role.FORMER).select_related("user")}
+    unknown = [n for n in wanted if n not in members]
+    if unknown:
+        raise CampaignError(f"Not a member of this campaign: {', '.join(unknown)}.",
+                            code="unknown_participant", field="participants")
+    others = [members[n] for n in wanted if members[n].pk != membership.pk]
+    if not others:
+        raise CampaignError("A conversation needs someone besides you.",
+                            code="no_participants", field="participants")
+    everyone = [membership, *others]
+    if not conversation_allowed(everyone, diplomacy=membership.campaign.diplomacy):
+        raise RuleViolationError(
+            "Private conversations: a player talks privately with the GM and with players "
+            "of their own side; across sides (or with observers) only while the GM allows "
+            "diplomacy.", code="no_diplomacy", field="participants")
+    return everyone
+
+
+@transaction.atomic
+def thread_create(*, user: User, campaign: Campaign, title: str, audience: str, body: str,
+                  markup: str = "markdown", side: str | None = None,
+                  participants: list[str] | None = None) -> Thread:
+    """A member opens a topic thread with its first post: public (any member), for a side
+    (its players and the GM), GM notes (the GM), or a private conversation with named
+    members (see `_participants`). Nothing is created when anything is refused."""
+    membership = _membership(user=user, campaign=campaign)
+    if audience not in ThreadAudience.values:
+        raise CampaignError("A thread is public, for a side, GM notes or a private "
+                            "conversation.", code="invalid_field", field="audience")
+    if membership.role == Role.FORMER:
+        raise NotAllowedError("Former players no longer open threads.", code="not_audience")
+    if audience == ThreadAudience.GM and membership.role != Role.GM:
+        raise NotAllowedError("Only the GM writes GM notes.", code="not_audience")
+    clean_title = _clean_title(title)
+    thread_side = _audience_side(membership, audience, side)
+    members = (_participants(membership, participants or [])
+               if audience == ThreadAudience.PRIVATE else [])
+    if participants and audience != ThreadAudience.PRIVATE:
+        raise CampaignError("Only a private conversation has participants.",
+                            code="invalid_field", field="participants")
+    text = _clean_body(body)
+    written = _clean_markup(markup)
+    thread = Thread.objects.create(
+        campaign=campaign, audience=audience, side=thread_side, title=clean_title,
+        author=user, gm_reads=audience == ThreadAudience.PRIVATE
+        and campaign.gm_reads_conversations)
+    ThreadParticipant.objects.bulk_create(
+        [ThreadParticipant(thread=thread, user_id=m.user_id) for m in members])
+    post = Post.objects.create(thread=thread, author=user, body=text, markup=written)
+    _notify_new_thread(thread, author=user, skip={u.pk for u in _notify_mentions(
+        post, author=user)})
+    thread_mark_read(user=user, thread=thread, post_id=post.pk)
+    return thread
+
+
+def _notify_new_thread(thread: Thread, *, author: User, skip: set[int]) -> None:
+    """A private conversation's participants learn it was opened (those @mentioned in its
+    first post were told already)."""
+    if thread.audience != ThreadAudience.PRIVATE:
+        return
+    link = reverse("campaigns:forum-thread", args=[thread.campaign_id, thread.pk])
+    rows = Notification.objects.bulk_create([
+        Notification(user=u, campaign_id=thread.campaign_id, kind=NotificationKind.MENTION,
+                     message=f"{author.public_name} opened a private conversation with you in "
+                     f"{thread.campaign.name}: “{thread.title}”.", link=link)
+        for u in readers_of(thread)
+        if u.pk != author.pk and u.pk not in skip and u.pk in participant_ids(thread)
+    ])
+    deliver_notifications([n.pk for n in rows])
+
+
+@transaction.atomic
+def thread_update(*, user: User, thread: Thread, title: str | None = None,
+                  pinned: bool | None = None, locked: bool | None = None,
+                  audience: str | None = None, side: str | None = None) -> Thread:
+    """The GM renames, pins, locks or moves a thread. A move goes between public, a side and
+    GM notes; the engine's default threads and private conversations stay where they are
+    (moving a conversation would show it to others)."""
+    thread = Thread.objects.select_for_update().select_related("campaign").get(pk=thread.pk)
+    membership = _membership(user=user, campaign=thread.campaign)
+    if not can_read(membership, thread):
+        raise NotAllowedError("Only the members of this thread's audience may read it.",
+                              code="not_audience")
+    if membership.role != Role.GM:
+        raise NotAllowedError("Only the GM may rename, pin, lock or move a thread.",
+                              code="gm_only")
+    fields: list[str] = []
+    if title is not None:
+        thread.title = _clean_title(title)
+        fields.append("title")
+    if pinned is not None:
+        thread.pinned = bool(pinned)
+        fields.append("pinned")
+    if locked is not None:
+        thread.locked = bool(locked)
+        fields.append("locked")
+    if audience is not None:
+        if audience not in ThreadAudience.values:
+            raise CampaignError("A thread moves to public, a side or GM notes.",
+                                code="invalid_field", field="audience")
+        private = ThreadAudience.PRIVATE in (audience, thread.audience)
+        if private and audience != thread.audience:
+            raise RuleViolationError("A private conversation is not moved, and no thread is "
+                                     "moved into one.", code="private_thread", field="audience")
+        new_side = None if private else _audience_side(membership, audience, side)
+        if (audience, new_side) != (thread.audience, thread.side):
+            if thread.is_default:
+                raise RuleViolationError("The campaign's default threads stay where they "
+                                         "are: the engine reports there.",
+                                         code="default_thread", field="audience")
+            thread.audience = audience
+            thread.side = new_side
+            fields += ["audience", "side"]
+    if fields:
+        thread.save(update_fields=fields)
+    return thread
 
 
 def _thread(campaign: Campaign, *, side: Side | None) -> Thread:
@@ -94,6 +271,9 @@ def _writer(*, user: User, thread: Thread) -> Membership:
     if not can_read(membership, thread):
         raise NotAllowedError(
             "Only the members of this thread's audience may post in it.", code="not_audience")
+    refusal = write_refusal(membership, thread)
+    if refusal is not None:
+        raise RuleViolationError(refusal[1], code=refusal[0])
     return membership
 
 
@@ -105,6 +285,9 @@ def _notify_mentions(post: Post, *, author: User) -> list[User]:
     if not names:
         return []
     already = set(PostMention.objects.filter(post=post).values_list("user_id", flat=True))
+    # Who muted the author is not told of their mentions.
+    already |= set(Mute.objects.filter(campaign_id=post.thread.campaign_id, muted=author)
+                   .values_list("user_id", flat=True))
     targets = [u for u in readers_of(post.thread)
                if u.username.lower() in names and u.pk != author.pk and u.pk not in already]
     if not targets:
@@ -146,6 +329,9 @@ def post_edit(*, user: User, post: Post, body: str, markup: str | None = None) -
     _writer(user=user, thread=post.thread)
     if post.author_id != user.pk:
         raise NotAllowedError("Only its author may edit a post.", code="not_author")
+    if post.hidden_at is not None:
+        raise RuleViolationError("The GM hid this post: it is no longer edited.",
+                                 code="post_hidden")
     minutes = int(edit_window().total_seconds() // 60)
     if timezone.now() - post.created_at > edit_window():
         raise RuleViolationError(
@@ -160,6 +346,93 @@ def post_edit(*, user: User, post: Post, body: str, markup: str | None = None) -
         post.save(update_fields=["body", "markup", "edited_at"])
         _notify_mentions(post, author=user)
     return post
+
+
+# --- Moderation --------------------------------------------------------------------------
+
+MAX_REASON_LENGTH = 300
+
+
+@transaction.atomic
+def post_hide(*, user: User, post: Post, reason: str) -> Post:
+    """The GM hides a post, saying why: its readers see the reason in its place, and the
+    GM ledger keeps the act and the reason (for the thread's readers)."""
+    post = Post.objects.select_for_update().select_related("thread__campaign").get(pk=post.pk)
+    thread = post.thread
+    require_gm(user=user, campaign=thread.campaign)
+    if not can_read(_membership(user=user, campaign=thread.campaign), thread):
+        raise NotAllowedError("The GM does not read this conversation.", code="not_audience")
+    if post.author_id is None:
+        raise RuleViolationError("The engine's posts report events: they are not hidden.",
+                                 code="system_post")
+    why = " ".join(reason.split())
+    if not why:
+        raise CampaignError("Say why the post is hidden; its readers see the reason.",
+                            code="reason_required", field="reason")
+    if len(why) > MAX_REASON_LENGTH:
+        raise CampaignError(f"A reason is at most {MAX_REASON_LENGTH} characters.",
+                            code="reason_too_long", field="reason")
+    if post.hidden_at is not None:
+        raise RuleViolationError("This post is hidden already.", code="post_hidden")
+    post.hidden_at = timezone.now()
+    post.hidden_reason = why
+    post.save(update_fields=["hidden_at", "hidden_reason"])
+    _moderation_event(post, user=user, kind=EventKind.POST_HIDDEN,
+                      summary=f"The GM hid a post by {_author_name(post)} in “{thread.title}”: "
+                      f"{why}", reason=why)
+    return post
+
+
+@transaction.atomic
+def post_unhide(*, user: User, post: Post) -> Post:
+    """The GM shows a hidden post again (also in the ledger)."""
+    post = Post.objects.select_for_update().select_related("thread__campaign").get(pk=post.pk)
+    require_gm(user=user, campaign=post.thread.campaign)
+    if post.hidden_at is None:
+        raise RuleViolationError("This post is not hidden.", code="post_not_hidden")
+    post.hidden_at = None
+    post.hidden_reason = ""
+    post.save(update_fields=["hidden_at", "hidden_reason"])
+    _moderation_event(post, user=user, kind=EventKind.POST_SHOWN,
+                      summary=f"The GM showed again a post by {_author_name(post)} in "
+                      f"“{post.thread.title}”.", reason="")
+    return post
+
+
+def _author_name(post: Post) -> str:
+    return post.author.public_name if post.author is not None else "Warcamp"
+
+
+def _moderation_event(post: Post, *, user: User, kind: EventKind, summary: str,
+                      reason: str) -> None:
+    thread = post.thread
+    record_event(campaign=thread.campaign, kind=kind, summary=summary, actor=user,
+                 side=thread.side,
+                 payload={"thread": thread.pk, "post": post.pk, "reason": reason})
+
+
+@transaction.atomic
+def mute(*, user: User, campaign: Campaign, username: str) -> Mute:
+    """The user mutes a member of the campaign: their posts fold, their mentions stop. The
+    GM is not muted (their rulings must reach everyone), nor oneself."""
+    _membership(user=user, campaign=campaign)
+    target = (Membership.objects.select_related("user")
+              .filter(campaign=campaign, user__username__iexact=username.strip().lstrip("@"))
+              .first())
+    if target is None:
+        raise CampaignError(f"Not a member of this campaign: {username[:40]}.",
+                            code="unknown_member", field="user")
+    if target.user_id == user.pk:
+        raise RuleViolationError("You cannot mute yourself.", code="mute_self", field="user")
+    if target.role == Role.GM:
+        raise RuleViolationError("The GM is not muted: their rulings must reach every "
+                                 "member.", code="mute_gm", field="user")
+    return Mute.objects.get_or_create(campaign=campaign, user=user, muted=target.user)[0]
+
+
+def unmute(*, user: User, campaign: Campaign, username: str) -> None:
+    Mute.objects.filter(campaign=campaign, user=user,
+                        muted__username__iexact=username.strip().lstrip("@")).delete()
 
 
 def thread_mark_read(*, user: User, thread: Thread, post_id: int) -> None:

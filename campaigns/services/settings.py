@@ -63,6 +63,11 @@ SETTINGS: dict[str, Setting] = {
     "missed_phases_limit": Setting("Phases missed in a row before the Chief Warlord takes "
                                    "over", "optional_int", 1, 20, unit="phases",
                                    empty="never"),
+    "diplomacy": Setting("Diplomacy: players may talk privately with players of another "
+                         "side", "bool"),
+    "gm_reads_conversations": Setting("The GM may read players' private conversations (those "
+                                      "opened while this is on; every member sees it)",
+                                      "bool"),
     "points_budget": Setting("Points budget", "int", 1, 100_000, when="setup"),
     "max_unit_types": Setting("Unit types per player", "int", 1, 20, when="setup"),
     "ambush_value": Setting("Ambush value", "int", 0, 6, when="setup"),

@@ -281,6 +281,7 @@ SETTINGS_GROUPS = [
     ("Pace", ["scout_hours", "phase_hours", "opposition_hours", "deadline_mode",
               "deadline_clock", "deadline_zone", "deadline_days_off", "hard_deadline",
               "early_close", "max_extension_hours", "max_pause_hours"]),
+    ("Forum", ["diplomacy", "gm_reads_conversations"]),
     ("Armies and map (fixed at the start)", ["points_budget", "max_unit_types", "ambush_value",
                                              "terrain_known_to_all"]),
 ]

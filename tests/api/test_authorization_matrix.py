@@ -234,7 +234,7 @@ def thread_of(world: World, audience: str) -> Thread:
     from campaigns.services.forum import threads_ensure
 
     threads_ensure(campaign=world.campaign)
-    threads = Thread.objects.filter(campaign=world.campaign)
+    threads = Thread.objects.filter(campaign=world.campaign, is_default=True)
     if audience == "public":
         return threads.get(audience="public")
     return threads.get(audience="side", side__kind=audience)
@@ -256,6 +256,27 @@ def with_post(audience: str) -> Callable[[World], World]:
         return world
 
     return step
+
+
+def with_conversation(world: World) -> World:
+    """A private conversation between the player and the ally (the GM may not read it)."""
+    from campaigns.services.forum import thread_create
+
+    thread = thread_create(user=world.player.user, campaign=world.campaign, title="Just us",
+                           audience="private", participants=[world.ally.user.username],
+                           body="Between us.")
+    world.refs["thread"] = thread.pk
+    world.refs["post"] = thread.posts.get().pk
+    return world
+
+
+def with_hidden_post(world: World) -> World:
+    from campaigns.services.forum import post_hide
+
+    with_post("alliance")(world)
+    post_hide(user=world.gm, post=thread_of(world, "alliance").posts.get(pk=world.refs["post"]),
+              reason="Off topic.")
+    return world
 
 
 def all_done(world: World) -> World:
@@ -668,6 +689,59 @@ ROWS: list[Row] = [
         url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "post_id": w.refs["post"]},
         body=lambda w: {"body": "Edited."},
         expect=expect(player=NOT_FOUND, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=200)),
+    Row("threads", "POST", variant="a public topic",
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk},
+        body=lambda w: {"title": "Ford", "audience": "public", "body": "Who takes it?"},
+        expect=expect(player=201, ally=201, chief_warlord=201, gm=201)),
+    Row("threads", "POST", variant="GM notes",
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk},
+        body=lambda w: {"title": "Plans", "audience": "gm", "body": "Ambush at C6."},
+        expect=expect(player=(403, "not_audience"), ally=(403, "not_audience"),
+                      chief_warlord=(403, "not_audience"), gm=201)),
+    Row("threads", "POST", variant="a private conversation with the ally",
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk},
+        body=lambda w: {"title": "Terms", "audience": "private", "body": "A word?",
+                        "participants": [w.ally.user.username]},
+        expect=expect(player=201, ally=(400, "no_participants"), chief_warlord=201, gm=201)),
+    Row("thread", "PATCH", variant="pin the public thread",
+        url_kwargs=lambda w: thread_url(w, thread_of(w, "public")),
+        body=lambda w: {"pinned": True, "title": "Table talk"}, expect=gm_only()),
+    Row("thread", "PATCH", variant="the opposition's thread",
+        url_kwargs=lambda w: thread_url(w, thread_of(w, "opposition")),
+        body=lambda w: {"locked": True},
+        expect=expect(player=NOT_FOUND, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=200)),
+    Row("thread", "PATCH", variant="a conversation the GM may not read",
+        world=then(with_conversation),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "thread_id": w.refs["thread"]},
+        body=lambda w: {"locked": True},
+        expect=expect(player=(403, "gm_only"), ally=(403, "gm_only"),
+                      chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
+    Row("thread-posts", "POST", variant="a private conversation", world=then(with_conversation),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "thread_id": w.refs["thread"]},
+        body=lambda w: {"body": "Agreed."},
+        expect=expect(player=201, ally=201, chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
+    Row("post-hide", "POST", world=then(with_post("alliance")),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "post_id": w.refs["post"]},
+        body=lambda w: {"reason": "Off topic."}, expect=gm_only()),
+    Row("post-hide", "POST", variant="a post in a conversation the GM may not read",
+        world=then(with_conversation),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "post_id": w.refs["post"]},
+        body=lambda w: {"reason": "Off topic."},
+        expect=expect(player=(403, "gm_only"), ally=(403, "gm_only"),
+                      chief_warlord=NOT_FOUND, gm=NOT_FOUND)),
+    Row("post-hide", "DELETE", world=then(with_hidden_post),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "post_id": w.refs["post"]},
+        expect=gm_only()),
+    Row("mutes", "POST", url_kwargs=lambda w: {"campaign_id": w.campaign.pk},
+        body=lambda w: {"user": w.ally.user.username},
+        expect=expect(player=201, ally=(400, "mute_self"), chief_warlord=201, gm=201)),
+    Row("mutes", "POST", variant="the GM", url_kwargs=lambda w: {"campaign_id": w.campaign.pk},
+        body=lambda w: {"user": w.gm.username},
+        expect=expect(player=(400, "mute_gm"), ally=(400, "mute_gm"),
+                      chief_warlord=(400, "mute_gm"), gm=(400, "mute_self"))),
+    Row("mute", "DELETE",
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "username": w.ally.user.username},
+        expect=expect(player=204, ally=204, chief_warlord=204, gm=204)),
     # --- GM deadline controls
     Row("gm-extend", "POST", body=lambda w: {"hours": 2, "reason": "matrix"}, expect=gm_only()),
     Row("gm-pause", "POST", body=lambda w: {"reason": "matrix"}, expect=gm_only()),

@@ -12,7 +12,8 @@ def fingerprint(campaign_id: int) -> dict:
         models.Campaign, models.Membership, models.UnitType, models.Unit, models.Stack,
         models.Turn, models.Phase, models.PlayerPhaseStatus, models.ScoutOrder,
         models.Sighting, models.DiceRoll, models.Event, models.PhaseSnapshot,
-        models.Notification, models.Fortification,
+        models.Notification, models.Fortification, models.Thread, models.Post,
+        models.ThreadParticipant, models.Mute,
     ):
         qs = model.objects.all() if model is models.Campaign else model.objects.all()
         key = "pk" if model is models.Campaign else None
@@ -20,6 +21,8 @@ def fingerprint(campaign_id: int) -> dict:
             qs = qs.filter(pk=campaign_id)
         elif model is models.PlayerPhaseStatus or model is models.ScoutOrder or model is models.PhaseSnapshot:
             qs = qs.filter(phase__campaign_id=campaign_id)
+        elif model is models.Post or model is models.ThreadParticipant:
+            qs = qs.filter(thread__campaign_id=campaign_id)
         else:
             qs = qs.filter(campaign_id=campaign_id)
         rows[model.__name__] = list(qs.order_by("pk").values())

@@ -281,8 +281,8 @@ def thread_posts_page(*, user: User, thread: Thread, page: int | None = None) ->
 
 
 def latest_posts(*, thread: Thread, limit: int = 50) -> list[Post]:
-    """The newest posts of a thread, newest first (feeds)."""
-    return list(Post.objects.filter(thread=thread).select_related("author")
+    """The newest posts of a thread, newest first (feeds); those the GM hid are left out."""
+    return list(Post.objects.filter(thread=thread, hidden_at__isnull=True).select_related("author")
                 .order_by("-id")[:limit])
 
 
@@ -329,3 +329,10 @@ def muted_members(*, user: User, campaign: Campaign) -> list[dict[str, str]]:
     return [{"user": m.muted.username, "name": m.muted.public_name}
             for m in Mute.objects.filter(campaign=campaign, user=user).select_related("muted")
             .order_by("muted__username")]
+
+
+def participant_names(thread: Thread) -> list[str]:
+    """A private conversation's members by the names shown (empty for other threads)."""
+    if thread.audience != ThreadAudience.PRIVATE:
+        return []
+    return _participant_names([thread]).get(thread.pk, [])

@@ -102,14 +102,18 @@ def _rows(queryset: QuerySet[Event]) -> QuerySet[Event]:
     return queryset.select_related("phase__turn", "side", "actor")
 
 
-def reports_for(*, user: User, campaign: Campaign, kind: str | None = None) -> list[dict[str, Any]]:
+def reports_for(*, user: User, campaign: Campaign, kind: str | None = None,
+                limit: int | None = None) -> list[dict[str, Any]]:
     """The combat, ambush, siege and scout reports the user may see, newest first, with
-    their whole payload (every factor and die). `kind` is one of REPORT_KINDS or None."""
+    their whole payload (every factor and die). `kind` is one of REPORT_KINDS or None;
+    `limit`: at most so many of the newest."""
     viewer = viewer_of(user=user, campaign=campaign)
     kinds = [REPORT_KINDS[kind]] if kind is not None else list(REPORT_KINDS.values())
     events = _rows(_visible_events(viewer, campaign).filter(kind__in=kinds)).order_by(
         "-created_at", "-id")
-    return [row for e in events if (row := _for_viewer(viewer, campaign, e)) is not None]
+    rows = [row for e in (events if limit is None else events[:limit])
+            if (row := _for_viewer(viewer, campaign, e)) is not None]
+    return rows
 
 
 def report_detail(*, user: User, campaign: Campaign, event_id: int) -> dict[str, Any]:

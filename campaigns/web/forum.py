@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
@@ -34,7 +35,9 @@ from campaigns.models import (
     Membership,
     Phase,
     Post,
+    Role,
     ShareToken,
+    Side,
     Thread,
     ThreadAudience,
     Turn,
@@ -43,6 +46,9 @@ from campaigns.selectors.dice import phase_dice_verification
 from campaigns.selectors.forum import (
     POSTS_PER_PAGE,
     can_read,
+    conversation_allowed,
+    muted_members,
+    participant_names,
     phase_event_rows,
     post_for,
     post_view,
@@ -52,17 +58,26 @@ from campaigns.selectors.forum import (
     thread_posts_page,
     threads_for,
     token_user,
+    write_refusal,
 )
+from campaigns.selectors.reports import reports_for
 from campaigns.services.forum import (
     DEFAULT_SHARE_TOKEN_LIFETIME,
+    REPORT_PAGE_KINDS,
     SHARE_TOKEN_LIFETIMES,
+    mute,
     post_create,
     post_edit,
+    post_hide,
+    post_unhide,
     share_token_create,
     share_token_revoke,
     share_token_rotate,
+    thread_create,
     thread_mark_read,
+    thread_update,
     threads_ensure,
+    unmute,
 )
 from campaigns.web import campaign_page_context, local_time
 
@@ -83,15 +98,38 @@ def _base_url(request: HttpRequest) -> str:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def forum(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The forum: the threads the member reads, opening a new one, their mutes, exports."""
     campaign = _campaign(campaign_id)
     context = campaign_page_context(request, campaign)
     threads_ensure(campaign=campaign)
+    form: dict[str, Any] = {"title": "", "audience": "public", "body": "",
+                            "markup": "markdown", "participants": []}
+    error = None
+    error_field = None
+    if request.method == "POST":
+        form = {"title": request.POST.get("title", ""),
+                "audience": request.POST.get("audience", "public"),
+                "body": request.POST.get("body", ""),
+                "markup": request.POST.get("markup", "markdown"),
+                "participants": request.POST.getlist("participants")}
+        audience, _, side = form["audience"].partition(":")
+        try:
+            thread = thread_create(
+                user=_user(request), campaign=campaign, title=form["title"], audience=audience,
+                side=side or None, body=form["body"], markup=form["markup"],
+                participants=form["participants"] if audience == ThreadAudience.PRIVATE
+                else None)
+        except CampaignError as exc:
+            error, error_field = exc.message, exc.field or "body"
+        else:
+            return redirect("campaigns:forum-thread", campaign.pk, thread.pk)
     rows = threads_for(user=_user(request), campaign=campaign)
     for row in rows:
         row["last_post_local"] = (local_time(row["last_post_at"], request.user)
                                   if row["last_post_at"] else None)
+    membership = context["membership"]
     context.update(
         threads=rows,
         turns=list(Turn.objects.filter(campaign=campaign).order_by("number")
@@ -100,24 +138,80 @@ def forum(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     .select_related("turn").order_by("opened_at", "id")),
         public_feed=reverse("campaigns:feed", args=[campaign.pk]),
         picture_widths=PICTURE_WIDTHS,
+        audiences=_audience_choices(membership),
+        partners=_partners(membership),
+        form=form, error=error, error_field=error_field,
+        markups=MARKUPS, markup=form["markup"] if form["markup"] in MARKUPS else "markdown",
+        body=form["body"], muted=muted_members(user=_user(request), campaign=campaign),
     )
-    return render(request, "campaigns/forum/index.html", context)
+    return render(request, "campaigns/forum/index.html", context, status=400 if error else 200)
+
+
+def _audience_choices(membership: Membership) -> list[tuple[str, str]]:
+    """What a new thread may be for, as (value, label): the value "side:<kind>" names a side."""
+    if membership.role == Role.FORMER:
+        return []
+    choices = [("public", "Public: everyone in the campaign")]
+    if membership.role == Role.GM:
+        choices += [(f"side:{s.kind}", f"{s.name}: its players and you")
+                    for s in Side.objects.filter(campaign_id=membership.campaign_id)
+                    .order_by("kind")]
+        choices.append(("gm", "GM notes: you alone"))
+    elif membership.role == Role.PLAYER and membership.side is not None:
+        choices.append((f"side:{membership.side.kind}",
+                        f"{membership.side.name}: your side's players and the GM"))
+    choices.append(("private", "Private conversation with the members you tick"))
+    return choices
+
+
+def _partners(membership: Membership) -> list[dict[str, Any]]:
+    """The members the user may open a private conversation with now (the rule: the GM with
+    anyone, players of one side together, across sides only while the GM allows diplomacy)."""
+    campaign = membership.campaign
+    rows = []
+    for m in (Membership.objects.filter(campaign=campaign).exclude(pk=membership.pk)
+              .exclude(role=Role.FORMER).select_related("user", "side")
+              .order_by("user__username")):
+        if conversation_allowed([membership, m], diplomacy=campaign.diplomacy):
+            rows.append({"username": m.user.username, "name": m.user.public_name,
+                         "role": "GM" if m.role == Role.GM else
+                         (m.side.name if m.side is not None else m.get_role_display())})
+    return rows
 
 
 def _thread_context(request: HttpRequest, campaign: Campaign, thread: Thread,
                     page: int | None) -> dict[str, Any]:
     context = campaign_page_context(request, campaign)
     data = thread_posts_page(user=_user(request), thread=thread, page=page)
+    authors = {p.author_id for p in data["posts"] if p.author_id is not None}
+    usernames = dict(User.objects.filter(pk__in=authors).values_list("pk", "username"))
+    gms = set(Membership.objects.filter(campaign=campaign, role=Role.GM)
+              .values_list("user_id", flat=True))
+    reports = set(Event.objects.filter(pk__in={p.event for p in data["posts"] if p.event},
+                                       kind__in=REPORT_PAGE_KINDS).values_list("pk", flat=True))
     posts = []
     for p in data["posts"]:
         row = p.as_dict()
         row["created_local"] = local_time(p.created_at, request.user)
         row["edited_local"] = local_time(p.edited_at, request.user) if p.edited_at else None
+        row.update(author_id=p.author_id, author_username=usernames.get(p.author_id or 0, ""),
+                   author_is_gm=p.author_id in gms, report_page=p.event in reports)
         posts.append(row)
     if data["posts"]:
         thread_mark_read(user=_user(request), thread=thread, post_id=data["posts"][-1].id)
+    membership = context["membership"]
+    refusal = write_refusal(membership, thread)
     context.update(data, posts=posts, audience_note=_audience_note(thread),
-                   mention_names=_mention_names(request, thread))
+                   mention_names=_mention_names(request, thread),
+                   write_refusal=refusal[1] if refusal else None,
+                   participants=participant_names(thread),
+                   audiences=[c for c in _audience_choices(membership)
+                              if c[0] != "private"] if not thread.is_default
+                   and thread.audience != ThreadAudience.PRIVATE else [],
+                   current_audience=thread.audience + (f":{thread.side.kind}"
+                                                       if thread.side else ""),
+                   first_unread=Post.objects.filter(thread=thread, id__gt=data["last_read"])
+                   .order_by("id").values_list("id", flat=True).first())
     return context
 
 
@@ -134,18 +228,26 @@ def _audience_note(thread: Thread) -> str:
     if thread.audience == ThreadAudience.SIDE:
         return f"Only the players of {thread.side.name if thread.side else 'this side'} " \
                "and the GM read this thread."
+    if thread.audience == ThreadAudience.PRIVATE:
+        gm = ("The GM may read it too (the campaign's setting when it was opened)."
+              if thread.gm_reads else "Nobody else reads it, not even the GM.")
+        return f"A private conversation: only its participants read it. {gm}"
     return "Only the GM reads these notes."
+
+
+def _readable_thread(request: HttpRequest, campaign: Campaign, thread_id: int) -> Thread:
+    campaign_page_context(request, campaign)  # 404 for a non-member before anything else
+    try:
+        return thread_for(user=_user(request), campaign=campaign, thread_id=thread_id)
+    except Thread.DoesNotExist as exc:
+        raise Http404("No such thread.") from exc
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def thread_page(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
-    campaign_page_context(request, campaign)  # 404 for a non-member before anything else
-    try:
-        thread = thread_for(user=_user(request), campaign=campaign, thread_id=thread_id)
-    except Thread.DoesNotExist as exc:
-        raise Http404("No such thread.") from exc
+    thread = _readable_thread(request, campaign, thread_id)
     body = ""
     markup = request.GET.get("markup", "markdown")
     error = None
@@ -159,24 +261,132 @@ def thread_page(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpR
         else:
             url = reverse("campaigns:forum-thread", args=[campaign.pk, thread.pk])
             return redirect(f"{url}?post={post.pk}#post-{post.pk}")
+    if not body:
+        body, markup = _quoted(request, campaign, thread, markup)
+    return _render_thread(request, campaign, thread, body=body, markup=markup, error=error)
+
+
+def _render_thread(request: HttpRequest, campaign: Campaign, thread: Thread, *, body: str = "",
+                   markup: str = "markdown", error: str | None = None, status: int = 200,
+                   focus: int | None = None, **extra: Any) -> HttpResponse:
     page = _page_param(request)
-    wanted = request.GET.get("post", "")
+    wanted = str(focus) if focus is not None else request.GET.get("post", "")
     if wanted.isdigit() and page is None:
         before = Post.objects.filter(thread=thread, id__lt=int(wanted)).count()
         page = before // POSTS_PER_PAGE + 1
-    quote = request.GET.get("quote", "")
-    if quote.isdigit() and not body:
-        quoted = Post.objects.select_related("author").filter(pk=int(quote), thread=thread).first()
-        if quoted is not None:
-            # The reply is written in the quoted post's markup.
-            markup = quoted.markup
-            quote_in = quote_bbcode if markup == "bbcode" else quote_markdown
-            body = quote_in(quoted.author.public_name if quoted.author else "Warcamp",
-                            quoted.body)
     context = _thread_context(request, campaign, thread, page)
     context.update(body=body, markup=markup if markup in MARKUPS else "markdown",
-                   markups=MARKUPS, error=error, feed_url=_feed_url(campaign, thread))
-    return render(request, "campaigns/forum/thread.html", context, status=400 if error else 200)
+                   markups=MARKUPS, error=error, feed_url=_feed_url(campaign, thread),
+                   quotable_reports=_quotable_reports(request, campaign),
+                   **extra)
+    return render(request, "campaigns/forum/thread.html", context,
+                  status=400 if error or status == 400 else status)
+
+
+def _quoted(request: HttpRequest, campaign: Campaign, thread: Thread,
+            markup: str) -> tuple[str, str]:
+    """A reply's starting text: a quoted post (in its markup), a report the reader may see,
+    or a map picture, as `?quote=`, `?quote_report=` or `?quote_map=` ask."""
+    quote = request.GET.get("quote", "")
+    if quote.isdigit():
+        quoted = (Post.objects.select_related("author")
+                  .filter(pk=int(quote), thread=thread, hidden_at__isnull=True).first())
+        if quoted is not None:
+            # The reply is written in the quoted post's markup.
+            quote_in = quote_bbcode if quoted.markup == "bbcode" else quote_markdown
+            return quote_in(quoted.author.public_name if quoted.author else "Warcamp",
+                            quoted.body), quoted.markup
+    phase = request.GET.get("quote_map", "")
+    if phase:
+        src = _base_url(request) + reverse("campaigns:map-png", args=[campaign.pk]) + \
+            "?width=1000" + (f"&phase={int(phase)}" if phase.isdigit() else "")
+        # Each reader's browser loads the picture with their own login: everyone sees the
+        # map as they may see it, never more.
+        if markup == "bbcode":
+            return f"[img]{src}[/img]\n", "bbcode"
+        return f"![The map]({src})\n", "markdown"
+    report = request.GET.get("quote_report", "")
+    if report.isdigit():
+        try:
+            export = report_export(user=_user(request), campaign=campaign,
+                                   event_id=int(report), base_url=_base_url(request))
+        except Event.DoesNotExist:
+            return "", markup
+        export = replace(export, markdown=zoned_text(export.markdown, _user(request).time_zone))
+        return (export.bbcode, "bbcode") if markup == "bbcode" else (export.markdown,
+                                                                     "markdown")
+    return "", markup
+
+
+def _quotable_reports(request: HttpRequest, campaign: Campaign) -> list[dict[str, Any]]:
+    """The latest fights and scout reports the reader may see, to quote into a post."""
+    return [{"id": r["id"], "label": r["summary"][:90]}
+            for r in reports_for(user=_user(request), campaign=campaign, limit=15)]
+
+
+@login_required
+@require_POST
+def thread_manage(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpResponse:
+    """The GM renames, pins, locks or moves a thread; a refusal shows next to its control."""
+    campaign = _campaign(campaign_id)
+    thread = _readable_thread(request, campaign, thread_id)
+    action = request.POST.get("action", "")
+    changes: dict[str, Any] = {}
+    if action == "rename":
+        changes["title"] = request.POST.get("title", "")
+    elif action in ("pin", "unpin"):
+        changes["pinned"] = action == "pin"
+    elif action in ("lock", "unlock"):
+        changes["locked"] = action == "lock"
+    elif action == "move":
+        audience, _, side = request.POST.get("audience", "").partition(":")
+        changes.update(audience=audience, side=side or None)
+    try:
+        thread_update(user=_user(request), thread=thread, **changes)
+    except CampaignError as exc:
+        return _render_thread(request, campaign, thread, manage_error=exc.message,
+                              manage_field=exc.field or action, status=400)
+    return redirect("campaigns:forum-thread", campaign.pk, thread.pk)
+
+
+@login_required
+@require_POST
+def post_hide_view(request: HttpRequest, campaign_id: int, post_id: int) -> HttpResponse:
+    campaign = _campaign(campaign_id)
+    post = _post_or_404(request, campaign, post_id)
+    url = reverse("campaigns:forum-thread", args=[campaign.pk, post.thread_id])
+    try:
+        if request.POST.get("action") == "unhide":
+            post_unhide(user=_user(request), post=post)
+        else:
+            post_hide(user=_user(request), post=post, reason=request.POST.get("reason", ""))
+    except CampaignError as exc:
+        return _render_thread(request, campaign, post.thread, hide_error=exc.message,
+                              hide_post=post.pk, focus=post.pk, status=400)
+    return redirect(f"{url}?post={post.pk}#post-{post.pk}")
+
+
+@login_required
+@require_POST
+def mute_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Mute or unmute a member; back to the page the button was on."""
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    username = request.POST.get("user", "")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("campaigns:forum", args=[campaign.pk])
+    try:
+        if request.POST.get("action") == "unmute":
+            unmute(user=_user(request), campaign=campaign, username=username)
+            messages.success(request, f"{username} is no longer muted.")
+        else:
+            mute(user=_user(request), campaign=campaign, username=username)
+            messages.success(request, f"{username} is muted: their posts are folded and "
+                                      "their mentions no longer notify you.")
+    except CampaignError as exc:
+        messages.error(request, exc.message)
+    return redirect(back)
 
 
 def _page_param(request: HttpRequest) -> int | None:
@@ -256,6 +466,8 @@ def export_post(request: HttpRequest, campaign_id: int, post_id: int) -> HttpRes
     campaign = _campaign(campaign_id)
     campaign_page_context(request, campaign)
     post = _post_or_404(request, campaign, post_id)
+    if post.hidden_at is not None:
+        raise Http404("No such post.")  # hidden by the GM: not exported
     back = reverse("campaigns:forum-thread", args=[campaign.pk, post.thread_id])
     return _export_response(request, campaign, post_export(post=post, base_url=_base_url(request)),
                             f"{back}?post={post.pk}#post-{post.pk}")
@@ -523,8 +735,13 @@ urlpatterns = [
     path("<int:campaign_id>/forum/", forum, name="forum"),
     path("<int:campaign_id>/forum/preview/", preview, name="forum-preview"),
     path("<int:campaign_id>/forum/threads/<int:thread_id>/", thread_page, name="forum-thread"),
+    path("<int:campaign_id>/forum/threads/<int:thread_id>/manage/", thread_manage,
+         name="forum-thread-manage"),
     path("<int:campaign_id>/forum/posts/<int:post_id>/edit/", post_edit_page,
          name="forum-post-edit"),
+    path("<int:campaign_id>/forum/posts/<int:post_id>/hide/", post_hide_view,
+         name="forum-post-hide"),
+    path("<int:campaign_id>/forum/mute/", mute_view, name="forum-mute"),
     path("<int:campaign_id>/export/posts/<int:post_id>/", export_post, name="export-post"),
     path("<int:campaign_id>/export/reports/<int:event_id>/", export_report,
          name="export-report"),

@@ -69,8 +69,9 @@ def started():
 def thread_of(campaign, audience, side_kind=None):
     if audience == ThreadAudience.SIDE:
         side = Side.objects.get(campaign=campaign, kind=side_kind)
-        return Thread.objects.get(campaign=campaign, audience=audience, side=side)
-    return Thread.objects.get(campaign=campaign, audience=audience)
+        return Thread.objects.get(campaign=campaign, audience=audience, side=side,
+                                  is_default=True)
+    return Thread.objects.get(campaign=campaign, audience=audience, is_default=True)
 
 
 @pytest.fixture

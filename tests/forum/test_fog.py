@@ -170,3 +170,25 @@ def test_xss_in_an_event_summary_is_neutralized_wherever_the_forum_shows_it(star
         assert_neutralized(entry.find(f"{A}summary").text or "")
     assert_neutralized(api.get(f"/api/v1/campaigns/{c}/threads/{public.pk}/posts/")
                        .json()["posts"][-1]["html"])
+
+
+def test_a_private_conversation_reaches_its_participants_and_nobody_else(battle):
+    """The walk over everything the forum area shows: the GM (who may not read players'
+    conversations here) and the members outside it never read its title or text; its
+    participants do, so the check looks at real text."""
+    from campaigns.services.forum import thread_create
+
+    campaign, gm, members, _ = battle
+    p1, p2 = members[0], members[1]
+    thread_create(user=p1.user, campaign=campaign, title="Privatetitle", audience="private",
+                  participants=[p2.user.username], body="Privateplan: the ford at dawn.")
+    texts = {}
+    for user in (gm, p1.user, p2.user):
+        client, api = _clients(user)
+        token = share_token_create(user=user, campaign=campaign).token
+        texts[user.pk] = outputs(campaign, user, client, api, token)
+    assert [url for url, text in texts[gm.pk]
+            if "Privateplan" in text or "Privatetitle" in text] == []
+    for member in (p1, p2):
+        assert any("Privateplan" in text for _, text in texts[member.user_id])
+        assert any("Privatetitle" in text for _, text in texts[member.user_id])

@@ -141,3 +141,144 @@ def turn_export(*, user: User, campaign: Campaign, turn_number: int, base_url: s
         parts.append(f"**{escape_markdown(phase.get_kind_display())}** ({status})")
         parts.append("\n".join(items) if items else "Nothing to report.")
     return Export(title=title, markdown="\n\n".join(parts) + "\n")
+
+
+# --- Turn posts: one phase, as one side saw it, ready to paste into another forum ----------
+
+# Before the first phase nothing is news; these are left out of a turn post too.
+_SETUP_KINDS = frozenset({
+    EventKind.CAMPAIGN_CREATED, EventKind.PLAYER_JOINED, EventKind.UNIT_TYPE_CREATED,
+    EventKind.UNIT_TYPE_UPDATED, EventKind.UNIT_TYPE_DELETED, EventKind.UNITS_BOUGHT,
+    EventKind.ARMY_READY, EventKind.ARMY_NOT_READY, EventKind.CHIEF_WARLORD_VOTE,
+    EventKind.CHIEF_WARLORD_TIE, EventKind.CAMPAIGN_STARTED, EventKind.PHASE_OPENED,
+    EventKind.POST_HIDDEN, EventKind.POST_SHOWN, EventKind.ABSENCE,
+})
+# A list longer than this is folded ([spoiler] in BBCode, <details> in Markdown).
+SPOILER_AFTER = 8
+
+
+@dataclass(frozen=True)
+class PhasePost:
+    """What a turn post says, before it is written in either markup."""
+
+    title: str
+    image_url: str | None
+    moves: list[str]
+    combats: list[tuple[str, str, int, int, str]]  # attacker, defender, hits each way, croaked
+    other: list[str]
+
+
+def _move_lines(rows: list[tuple[Event, dict[str, Any]]]) -> list[str]:
+    """One line per stack: who, from where through where to where, all its moves joined."""
+    by_stack: dict[Any, dict[str, Any]] = {}
+    for event, row in rows:
+        payload = row["payload"]
+        if event.kind != EventKind.STACK_MOVED or not payload.get("path"):
+            continue
+        key = payload.get("stack")
+        line = by_stack.setdefault(key, {"who": event.actor.public_name if event.actor else
+                                         "The GM", "hexes": [], "cost": 0,
+                                         "units": len(payload.get("units") or [])})
+        path = [str(h) for h in payload["path"]]
+        # A path starts where the stack stood: a later move goes on from the last hex.
+        line["hexes"] += path[1:] if line["hexes"] and path[0] == line["hexes"][-1] else path
+        line["cost"] += int(payload.get("cost") or 0)
+        if payload.get("ambushed_from"):
+            line["ambushed"] = payload["ambushed_from"]
+    lines = []
+    for line in by_stack.values():
+        units = f"{line['units']} unit{'s' if line['units'] != 1 else ''}"
+        text = f"{line['who']}: {units}, {' → '.join(str(h) for h in line['hexes'])}"
+        if line.get("ambushed"):
+            text += f" (ambushed from {line['ambushed']})"
+        lines.append(text)
+    return lines
+
+
+def _combat_rows(rows: list[tuple[Event, dict[str, Any]]]) -> list[tuple[str, str, int, int,
+                                                                           str]]:
+    table = []
+    for event, row in rows:
+        if event.kind not in (EventKind.COMBAT, EventKind.AMBUSH):
+            continue
+        payload = row["payload"]
+        result = payload.get("result") or {}
+        croaked = [str(c.get("name")) for c in payload.get("casualties") or []
+                   if isinstance(c, dict) and c.get("croaked")]
+        if event.kind == EventKind.AMBUSH:
+            attacker = f"ambush from {payload.get('hex')}"
+            defender = f"stack stopped in {payload.get('stopped_in')}"
+        else:
+            attacker = f"{event.actor.public_name if event.actor else 'The GM'} from " \
+                       f"{payload.get('from')}"
+            defender = f"stack in {payload.get('hex')}"
+        table.append((attacker, defender, int(result.get("hits_on_defender") or 0),
+                      int(result.get("hits_on_attacker") or 0), ", ".join(croaked) or "—"))
+    return table
+
+
+def phase_post_content(*, user: User, campaign: Campaign, phase: Phase,
+                       image_url: str | None) -> PhasePost:
+    """A phase as `user` saw it: the moves (one line per stack), the fights as a table, the
+    rest as lines; setup and bookkeeping left out."""
+    rows = phase_event_rows(user=user, campaign=campaign, phase=phase,
+                            exclude_kinds=_QUIET_KINDS | _SETUP_KINDS)
+    moves = _move_lines(rows)
+    combats = _combat_rows(rows)
+    other = [row["summary"] for event, row in rows
+             if event.kind not in (EventKind.STACK_MOVED, EventKind.COMBAT, EventKind.AMBUSH)]
+    title = f"{campaign.name} — turn {phase.turn.number}, {phase.get_kind_display().lower()}"
+    return PhasePost(title=title, image_url=image_url, moves=moves, combats=combats,
+                     other=other)
+
+
+def _bb(text: str) -> str:
+    return text.replace("[", "(").replace("]", ")")
+
+
+def _bb_list(items: list[str], label: str) -> str:
+    body = "[list]\n" + "\n".join(f"[*]{_bb(i)}" for i in items) + "\n[/list]"
+    if len(items) > SPOILER_AFTER:
+        return f"[spoiler={label}: {len(items)}]\n{body}\n[/spoiler]"
+    return body
+
+
+def _md_list(items: list[str], label: str) -> str:
+    body = "\n".join(f"- {escape_markdown(i)}" for i in items)
+    if len(items) > SPOILER_AFTER:
+        return (f"<details><summary>{escape_markdown(label)}: {len(items)}</summary>\n\n{body}"
+                "\n\n</details>")
+    return body
+
+
+def phase_post(content: PhasePost) -> Export:
+    """The turn post in BBCode and in Markdown: title, the map picture, moves, fights, the
+    rest. No link needs a login (the picture's address is a share URL)."""
+    bb = [f"[b]{_bb(content.title)}[/b]"]
+    md = [f"**{escape_markdown(content.title)}**"]
+    if content.image_url:
+        bb.append(f"[img]{content.image_url}[/img]")
+        md.append(f"![The map]({content.image_url})")
+    if content.moves:
+        bb += ["[b]Moves[/b]", _bb_list(content.moves, "Moves")]
+        md += ["**Moves**", _md_list(content.moves, "Moves")]
+    if content.combats:
+        head = ("Attacker", "Defender", "Hits on defender", "Hits on attacker", "Croaked")
+        bb.append("[b]Fights[/b]")
+        table = "[table]\n[tr]" + "".join(f"[th]{h}[/th]" for h in head) + "[/tr]\n" + \
+            "\n".join("[tr]" + "".join(f"[td]{_bb(str(c))}[/td]" for c in row) + "[/tr]"
+                      for row in content.combats) + "\n[/table]"
+        bb.append(table if len(content.combats) <= SPOILER_AFTER
+                  else f"[spoiler=Fights: {len(content.combats)}]\n{table}\n[/spoiler]")
+        md += ["**Fights**", "| " + " | ".join(head) + " |\n|" + "---|" * len(head) + "\n"
+               + "\n".join("| " + " | ".join(escape_markdown(str(c)).replace("|", "\\|")
+                                             for c in row) + " |"
+                           for row in content.combats)]
+    if content.other:
+        bb += ["[b]Also[/b]", _bb_list(content.other, "Also")]
+        md += ["**Also**", _md_list(content.other, "Also")]
+    if not (content.moves or content.combats or content.other):
+        bb.append("Nothing happened that this side saw.")
+        md.append("Nothing happened that this side saw.")
+    return Export(title=content.title, markdown="\n\n".join(md) + "\n",
+                  bbcode_as_written="\n\n".join(bb) + "\n")

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
+from django.core import signing
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,7 +27,14 @@ from campaigns.exports.mapimage import (
     render_svg,
 )
 from campaigns.exports.markup import MARKUPS, quote_bbcode, quote_markdown, render_post
-from campaigns.exports.text import Export, post_export, report_export, turn_export
+from campaigns.exports.text import (
+    Export,
+    phase_post,
+    phase_post_content,
+    post_export,
+    report_export,
+    turn_export,
+)
 from campaigns.feeds import ThreadFeed
 from campaigns.models import (
     Campaign,
@@ -38,6 +46,7 @@ from campaigns.models import (
     Role,
     ShareToken,
     Side,
+    SideKind,
     Thread,
     ThreadAudience,
     Turn,
@@ -395,7 +404,7 @@ def _page_param(request: HttpRequest) -> int | None:
 
 
 def _feed_url(campaign: Campaign, thread: Thread) -> str:
-    if thread.audience == ThreadAudience.PUBLIC:
+    if thread.audience == ThreadAudience.PUBLIC and thread.is_default:
         return reverse("campaigns:feed", args=[campaign.pk])
     return reverse("campaigns:thread-feed", args=[campaign.pk, thread.pk])
 
@@ -501,6 +510,37 @@ def export_turn(request: HttpRequest, campaign_id: int, turn_number: int) -> Htt
                             reverse("campaigns:forum", args=[campaign.pk]))
 
 
+@login_required
+@require_GET
+def export_phase(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpResponse:
+    """A turn post: one phase as one side saw it, with its map picture at the phase's end
+    behind an address that needs no login. The GM picks the side (`?side=`)."""
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    phase = _phase_or_404(campaign, phase_id)
+    viewer = _side_viewer(context["membership"], request.GET.get("side", ""))
+    after = (Phase.objects.filter(campaign=campaign, opened_at__gt=phase.opened_at,
+                                  snapshot__isnull=False).order_by("opened_at").first())
+    image = picture_share_url(_base_url(request), campaign, viewer, after)
+    export = phase_post(phase_post_content(user=viewer, campaign=campaign, phase=phase,
+                                           image_url=image))
+    return _export_response(request, campaign, export,
+                            reverse("campaigns:forum", args=[campaign.pk]))
+
+
+def _side_viewer(membership: Membership, side: str) -> User:
+    """Whose view a turn post shows: one's own; the GM's choice of side: the alliance as its
+    first player sees it (every alliance player sees the same), the opposition as the GM."""
+    if membership.role != Role.GM or side != SideKind.ALLIANCE:
+        return membership.user
+    player = (Membership.objects.select_related("user")
+              .filter(campaign_id=membership.campaign_id, role=Role.PLAYER,
+                      side__kind=SideKind.ALLIANCE).order_by("joined_at", "pk").first())
+    if player is None:
+        raise Http404("The alliance has no player yet.")
+    return player.user
+
+
 # --- Map pictures (embeddable: no login needed for the public one) ------------------------
 
 
@@ -519,11 +559,43 @@ def _picture_viewer(request: HttpRequest, campaign: Campaign) -> User | None:
     return None
 
 
+# A turn post's picture: a signed address that shows one picture (one viewer's map at one
+# phase's opening, or now) to anyone, without a login and without a share token.
+PICTURE_SALT = "warcamp.map-picture"
+
+
+def picture_share_url(base_url: str, campaign: Campaign, viewer: User, phase: Phase | None,
+                      width: int = 1000) -> str:
+    share = signing.dumps({"c": campaign.pk, "v": viewer.pk,
+                           "p": phase.pk if phase is not None else None}, salt=PICTURE_SALT)
+    return (base_url + reverse("campaigns:map-png", args=[campaign.pk])
+            + f"?share={share}&width={width}")
+
+
+def _shared_picture(campaign: Campaign, share: str) -> tuple[User, str]:
+    """(viewer, phase id or "") of a signed picture address; 404 for a forged or foreign one
+    or a viewer who has left the campaign."""
+    try:
+        data = signing.loads(share, salt=PICTURE_SALT)
+    except signing.BadSignature as exc:
+        raise Http404("No such picture.") from exc
+    member = (Membership.objects.select_related("user")
+              .filter(campaign=campaign, user_id=data.get("v")).first())
+    if data.get("c") != campaign.pk or member is None:
+        raise Http404("No such picture.")
+    return member.user, str(data["p"]) if data.get("p") else ""
+
+
 def _picture(request: HttpRequest, campaign_id: int) -> Any:
     campaign = _campaign(campaign_id)
-    viewer = _picture_viewer(request, campaign)
+    share = request.GET.get("share", "")
+    if share:
+        viewer: User | None
+        viewer, value = _shared_picture(campaign, share)
+    else:
+        viewer = _picture_viewer(request, campaign)
+        value = request.GET.get("phase", "")
     phase = None
-    value = request.GET.get("phase", "")
     if value:
         if not value.isdigit():
             raise Http404("No such phase.")
@@ -746,6 +818,7 @@ urlpatterns = [
     path("<int:campaign_id>/export/reports/<int:event_id>/", export_report,
          name="export-report"),
     path("<int:campaign_id>/export/turns/<int:turn_number>/", export_turn, name="export-turn"),
+    path("<int:campaign_id>/export/phases/<int:phase_id>/", export_phase, name="export-phase"),
     path("<int:campaign_id>/map.png", map_png, name="map-png"),
     path("<int:campaign_id>/map.svg", map_svg, name="map-svg"),
     path("<int:campaign_id>/feed.atom", thread_feed, name="feed"),

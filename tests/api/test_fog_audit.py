@@ -131,6 +131,7 @@ GET_ROUTES: dict[str, Callable[[Audit], Iterator[str]]] = {
     "stack-targets": every_stack("stack-targets"),
     "stack-siege-targets": every_stack("stack-siege-targets"),
     "threads": plain("threads"),
+    "mutes": plain("mutes"),
     "thread-posts": every_thread,
 }
 

@@ -144,7 +144,7 @@ ARGS = {
     "campaigns:join": ["x"], "campaigns:lobby": [1], "campaigns:map": [1],
     "campaigns:gm-campaign": [1], "campaigns:gm-settings": [1],
     "campaigns:unit-type-edit": [1, 1],
-    "campaigns:forum-thread": [1, 1], "campaigns:forum-post-edit": [1, 1],
+    "campaigns:forum-thread": [1, 1], "campaigns:forum-post-edit": [1, 1], "campaigns:forum": [1],
 }
 
 

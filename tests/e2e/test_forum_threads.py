@@ -1,0 +1,73 @@
+"""Topic threads and conversations in Chromium, at 1280 × 800 and 375 px: a player opens a
+private conversation with an ally from the forum page, the ally answers, the GM (who may not
+read it) does not see it; the GM pins and locks a public topic and hides a post with a reason,
+and the player reads the reason and no reply form."""
+
+import pytest
+
+from campaigns.models import Post, Thread
+from campaigns.services.forum import post_create, thread_create
+from tests.e2e.conftest import PHONE
+from tests.factories import started_campaign_factory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_conversation_is_opened_and_a_topic_moderated_in_the_browser(
+        browser_page, login, screenshot, viewport):
+    campaign, gm, (p1, p2) = started_campaign_factory(players=2)
+    page = browser_page
+    if viewport == "phone":
+        page.set_viewport_size(PHONE)
+    login(p1.user)
+    page.goto(f"/campaigns/{campaign.pk}/forum/")
+    page.locator("details.new-thread summary").click()
+    page.fill("#thread-title", "Flank at the ford")
+    page.check("input[name=audience][value=private]")
+    page.check(f"input[name=participants][value={p2.user.username}]")
+    page.fill("#post-body", "You go left, I go right.")
+    screenshot(page, f"new-conversation-{viewport}")
+    page.get_by_role("button", name="Open the thread").click()
+    page.wait_for_url("**/forum/threads/*/")
+    heading = page.locator("#thread-title").inner_text()
+    note = page.locator(".thread-participants-line").inner_text()
+    talk = Thread.objects.get(title="Flank at the ford")
+
+    topic = thread_create(user=p2.user, campaign=campaign, title="Table talk",
+                          audience="public", body="Anyone for a rematch?")
+    rude = post_create(user=p2.user, thread=topic, body="You all roll badly.")
+    login(gm)
+    page.goto(f"/campaigns/{campaign.pk}/forum/")
+    gm_titles = page.locator(".forum-threads tbody a").all_inner_texts()
+    page.goto(f"/campaigns/{campaign.pk}/forum/threads/{topic.pk}/")
+    page.locator("details.thread-tools summary").click()
+    page.get_by_role("button", name="Pin to the top").click()
+    page.wait_for_load_state()
+    page.locator("details.thread-tools summary").click()
+    page.get_by_role("button", name="Lock (only you post)").click()
+    page.wait_for_load_state()
+    post = page.locator(f"#post-{rude.pk}")
+    post.locator("details.post-hide summary").click()
+    post.locator("input[name=reason]").fill("Be kind to the dice.")
+    post.get_by_role("button", name="Hide the post").click()
+    page.wait_for_url(f"**#post-{rude.pk}")
+    screenshot(page, f"gm-moderates-{viewport}")
+
+    login(p1.user)
+    page.goto(f"/campaigns/{campaign.pk}/forum/")
+    first_row = page.locator(".forum-threads tbody tr").first.inner_text()
+    page.goto(f"/campaigns/{campaign.pk}/forum/threads/{topic.pk}/")
+    hidden = page.locator(f"#post-{rude.pk} .post-hidden-note").inner_text()
+    reply_forms = page.locator("#reply").count()
+    locked_note = page.locator(".form-note").inner_text()
+    screenshot(page, f"player-reads-{viewport}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert (heading, note, list(Post.objects.filter(thread=talk).values_list("body", flat=True)),
+            "Flank at the ford" in gm_titles, first_row.split("\n")[0].split("\t")[0],
+            hidden, reply_forms, locked_note, page.errors) == (
+        "Flank at the ford", f"With {', '.join(sorted([p1.user.public_name, p2.user.public_name]))}.",
+        ["You go left, I go right."], False, "Pinned Locked Table talk",
+        "Hidden by the GM: Be kind to the dice.", 0,
+        "This thread is locked: only the GM may post in it.", [])
+    assert width <= (PHONE["width"] if viewport == "phone" else 1280)

@@ -236,7 +236,8 @@ def _whose(role: str, side: str | None) -> str:
     return "the GM's view" if role == Role.GM else f"the {side}'s view"
 
 
-def map_picture(*, viewer: User | None, campaign: Campaign, phase: Phase | None) -> MapPicture:
+def map_picture(*, viewer: User | None, campaign: Campaign, phase: Phase | None,
+                events: list[tuple[str, dict[str, Any]]] | None = None) -> MapPicture:
     """The map for `viewer` (None: the public picture: terrain and fortifications when the
     campaign's terrain is known to all, no stack), now or at the opening of `phase`."""
     if viewer is None:
@@ -257,16 +258,50 @@ def map_picture(*, viewer: User | None, campaign: Campaign, phase: Phase | None)
                        for s in state["sightings"]],
             caption=caption,
         )
-    return _past_picture(viewer, campaign, phase)
+    return _past_picture(viewer, campaign, phase, events)
 
 
-def _past_picture(viewer: User, campaign: Campaign, phase: Phase) -> MapPicture:
+def replayed_stacks(stacks: list[dict[str, Any]],
+                    events: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, str, int]]:
+    """The stacks of a phase's opening (as the viewer saw them) after the viewer's visible
+    events, in order: moves move them, splits and merges regroup their units, fights take
+    croaked units and gone stacks away. `events`: (kind, payload) as the viewer sees them.
+    Stacks the viewer did not see at the opening (another side's) stay out."""
+    where = {s["id"]: (s["hex"], s["side"]) for s in stacks}
+    units = {s["id"]: {u["id"] for u in s.get("units", [])} for s in stacks}
+    for kind, payload in events:
+        if kind == "stack_moved" and payload.get("stack") in where:
+            where[payload["stack"]] = (str(payload.get("to")), where[payload["stack"]][1])
+        elif kind == "stack_split" and payload.get("from") in where:
+            leaving = set(payload.get("units") or [])
+            units[payload["from"]] -= leaving
+            where[payload["new"]] = where[payload["from"]]
+            units[payload["new"]] = leaving
+        elif kind == "stacks_merged" and payload.get("into") in where:
+            for other in payload.get("merged") or []:
+                units[payload["into"]] |= units.pop(other, set())
+                where.pop(other, None)
+        elif kind in ("combat", "ambush"):
+            croaked = {c.get("unit") for c in payload.get("casualties") or []
+                       if isinstance(c, dict) and c.get("croaked")}
+            for ids in units.values():
+                ids -= croaked
+            for gone in payload.get("stacks_gone") or []:
+                where.pop(gone, None)
+    return [(hex_label, side, len(units.get(sid, ())))
+            for sid, (hex_label, side) in where.items() if units.get(sid)]
+
+
+def _past_picture(viewer: User, campaign: Campaign, phase: Phase,
+                  events: list[tuple[str, dict[str, Any]]] | None = None) -> MapPicture:
     history = phase_history(user=viewer, phase=phase)
     membership = Membership.objects.select_related("side").get(campaign=campaign, user=viewer)
     is_gm = membership.role == Role.GM
     caption = _caption(campaign, phase, _whose(
         membership.role, membership.side.kind if membership.side is not None else None))
-    stacks = [(s["hex"], s["side"], len(s["units"])) for s in history["stacks"]]
+    if events is not None:
+        caption += f", after {len(events)} event{'s' if len(events) != 1 else ''}"
+    stacks = replayed_stacks(history["stacks"], events or [])
     terrain = dict(history["map"]["terrain"])
     forts = history["fortifications"]
     sightings: list[tuple[str, int, int]] = []

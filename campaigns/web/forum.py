@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
-from django.core import signing
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
@@ -603,7 +603,13 @@ def _picture(request: HttpRequest, campaign_id: int) -> Any:
                  .filter(campaign=campaign, pk=int(value)).first())
         if phase is None or not hasattr(phase, "snapshot"):
             raise Http404("No such phase.")
-    picture = map_picture(viewer=viewer, campaign=campaign, phase=phase)
+    events = None
+    step = request.GET.get("step", "")
+    if step.isdigit() and phase is not None and viewer is not None:
+        # The replay's picture: the opening's stacks after the first `step` events.
+        rows = phase_event_rows(user=viewer, campaign=campaign, phase=phase)
+        events = [(row["kind"], row["payload"]) for _, row in rows[:int(step)]]
+    picture = map_picture(viewer=viewer, campaign=campaign, phase=phase, events=events)
     marked = tuple(h for h in request.GET.get("mark", "").upper().split(",") if h)
     if marked:
         on_map = set(hex_labels(picture.cols, picture.rows))
@@ -750,10 +756,13 @@ def replay(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpRespons
         step = next((i for i, e in enumerate(events, 1) if e["id"] == int(wanted)), step)
     current = events[step - 1] if events else None
     marked = event_hexes(current["payload"]) if current is not None else []
-    map_svg = reverse("campaigns:map-svg", args=[campaign.pk]) + f"?phase={phase.pk}"
+    map_svg = (reverse("campaigns:map-svg", args=[campaign.pk])
+               + f"?phase={phase.pk}&step={step if events else 0}")
     phases = list(Phase.objects.filter(campaign=campaign).select_related("turn")
                   .order_by("opened_at", "id"))
     index = next(i for i, p in enumerate(phases) if p.pk == phase.pk)
+    counts = _phase_event_counts(request, campaign, phases)
+    before = sum(counts[:index])
     context.update(
         phase=phase, events=events, step=step,
         current=current, marked=marked,
@@ -761,8 +770,40 @@ def replay(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpRespons
         next_phase=phases[index + 1] if index + 1 < len(phases) else None,
         map_svg=map_svg + (f"&mark={','.join(marked)}" if marked else ""),
         history_url=_optional_url("campaigns:history-phase", [campaign.pk, phase.pk]),
+        campaign_steps=sum(counts), campaign_at=before + (step if events else 0),
     )
     return render(request, "campaigns/replay.html", context)
+
+
+def _phase_event_counts(request: HttpRequest, campaign: Campaign,
+                        phases: list[Phase]) -> list[int]:
+    """How many events of each phase the viewer may see (the campaign slider's scale)."""
+    return [len(phase_event_rows(user=_user(request), campaign=campaign, phase=p))
+            for p in phases]
+
+
+@login_required
+@require_GET
+def replay_campaign(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The campaign slider's target: `?at=<n>` is the n-th event the viewer may see over the
+    whole campaign; it opens that event's phase at that step (the last phase without it)."""
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    phases = list(Phase.objects.filter(campaign=campaign).order_by("opened_at", "id"))
+    if not phases:
+        raise Http404("The campaign has no phase yet.")
+    value = request.GET.get("at", "")
+    if not value.isdigit():
+        return redirect("campaigns:replay", campaign.pk, phases[-1].pk)
+    at = max(int(value), 1)
+    for phase, count in zip(phases, _phase_event_counts(request, campaign, phases),
+                            strict=True):
+        if at <= count:
+            return redirect(reverse("campaigns:replay", args=[campaign.pk, phase.pk])
+                            + f"?step={at}")
+        at -= count
+    return redirect(reverse("campaigns:replay", args=[campaign.pk, phases[-1].pk])
+                    + "?step=999999")
 
 
 def event_hexes(payload: dict[str, Any]) -> list[str]:
@@ -829,6 +870,7 @@ urlpatterns = [
          name="share-token-revoke"),
     path("<int:campaign_id>/tokens/<int:token_id>/rotate/", share_token_rotate_view,
          name="share-token-rotate"),
+    path("<int:campaign_id>/replay/", replay_campaign, name="replay-campaign"),
     path("<int:campaign_id>/replay/<int:phase_id>/", replay, name="replay"),
     path("<int:campaign_id>/dice/<int:phase_id>/", dice, name="dice"),
 ]

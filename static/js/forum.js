@@ -109,3 +109,11 @@ const postBody = document.getElementById("post-body");
 if (mentionData && postBody) mentionSuggestions(postBody, JSON.parse(mentionData.textContent));
 
 export { mentionSuggestions };
+
+// The replay's campaign slider: the number follows the thumb; letting go opens that event.
+const slider = document.querySelector(".replay-slider input[type=range]");
+if (slider) {
+  const shown = slider.form.querySelector("output");
+  slider.addEventListener("input", () => { shown.textContent = `${slider.value} of ${slider.max}`; });
+  slider.addEventListener("change", () => slider.form.submit());
+}

@@ -54,7 +54,7 @@ def test_replay_opens_at_the_step_of_an_event_and_outlines_its_hexes(scouted, cl
         f"/campaigns/{campaign.pk}/replay/{event.phase_id}/?event={event.pk}").content.decode()
     assert "Event 4 of 5" in html
     assert "Where: B1, B2, C3, D3, D4 (outlined on the map)." in html
-    assert f"map.svg?phase={event.phase_id}&amp;mark=B1,B2,C3,D3,D4" in html
+    assert f"map.svg?phase={event.phase_id}&amp;step=4&amp;mark=B1,B2,C3,D3,D4" in html
 
 
 def test_the_map_outlines_the_marked_hexes(started, client):

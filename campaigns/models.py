@@ -175,6 +175,8 @@ class Side(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
     kind = models.CharField(max_length=16, choices=SideKind.choices)
     name = models.CharField(max_length=64)
+    # After the end, the side opened its threads for every member to read (the fog lifts).
+    threads_opened_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -16,8 +16,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api import lookups
+from campaigns.errors import WrongStateError
 from campaigns.api.views import READ_ERRORS, WRITE_ERRORS, answer_example, request_example
 from campaigns.models import Campaign, Post, Thread, ThreadAudience
+from campaigns.selectors.after_action import after_action
 from campaigns.selectors.forum import (
     muted_members,
     post_for,
@@ -32,6 +34,7 @@ from campaigns.services.forum import (
     post_edit,
     post_hide,
     post_unhide,
+    side_threads_open,
     thread_create,
     thread_mark_read,
     thread_update,
@@ -320,6 +323,64 @@ class MuteDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class AfterActionApi(APIView):
+    class SideSerializer(serializers.Serializer):
+        kind = serializers.CharField()
+        name = serializers.CharField()
+        units = serializers.IntegerField()
+        left = serializers.IntegerField()
+        croaked = serializers.IntegerField()
+        lost = serializers.ListField(child=serializers.CharField())
+        counts = serializers.ListField(child=serializers.ListField(),
+                                       help_text="[label, number] pairs.")
+        threads_open = serializers.BooleanField()
+
+    class OutputSerializer(serializers.Serializer):
+        winner = serializers.CharField()
+        summary = serializers.CharField()
+        turns = serializers.IntegerField()
+        sides = serializers.ListField(child=serializers.DictField())
+        hidden = serializers.ListField(child=serializers.DictField(),
+                                       help_text="Per turn and side: what the other side "
+                                       "never saw as it happened.")
+        viewer_side = serializers.CharField(allow_null=True)
+
+    @extend_schema(operation_id="campaigns_after_action", summary="The after-action report "
+                   "(after the end)", responses={200: OutputSerializer, **READ_ERRORS},
+                   examples=[answer_example("the alliance won", {
+                       "winner": "alliance", "summary": "The Alliance wins.", "turns": 4,
+                       "sides": [{"kind": "alliance", "name": "The Alliance", "units": 12,
+                                  "left": 9, "croaked": 3, "lost": ["Spearman 2"],
+                                  "counts": [["moves", 14]], "threads_open": False}],
+                       "hidden": [{"turn": 1, "side": "The Broad Way Garrison",
+                                   "what": "2 × stack moved"}],
+                       "viewer_side": "alliance"})])
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        try:
+            report = after_action(user=_user(request), campaign=campaign)
+        except WrongStateError as exc:
+            raise Http404 from exc  # written when the campaign ends
+        return Response(self.OutputSerializer(report).data)
+
+
+class SideThreadsOpenApi(APIView):
+    @extend_schema(operation_id="campaigns_side_threads_open",
+                   summary="After the end, open your side's threads to every member",
+                   description="The alliance's Chief Warlord (any of its players without "
+                   "one), or the GM for the opposition.",
+                   request=None, responses={200: AfterActionApi.OutputSerializer,
+                                            **WRITE_ERRORS},
+                   examples=[answer_example("opened", {
+                       "winner": "alliance", "summary": "The Alliance wins.", "turns": 4,
+                       "sides": [], "hidden": [], "viewer_side": "alliance"})])
+    def post(self, request: Request, campaign_id: int, side: str) -> Response:
+        campaign = lookups.member_campaign(user=_user(request), campaign_id=campaign_id)
+        side_threads_open(user=_user(request), campaign=campaign, side=side)
+        return Response(AfterActionApi.OutputSerializer(
+            after_action(user=_user(request), campaign=campaign)).data)
+
+
 class ThreadReadApi(APIView):
     class InputSerializer(serializers.Serializer):
         post = serializers.IntegerField(min_value=0, help_text="The last post you have read.")
@@ -347,6 +408,9 @@ urlpatterns: list[URLPattern] = [
     path(C + "threads/<int:thread_id>/", ThreadDetailApi.as_view(), name="thread"),
     path(C + "posts/<int:post_id>/hide/", PostHideApi.as_view(), name="post-hide"),
     path(C + "mutes/", MutesApi.as_view(), name="mutes"),
+    path(C + "after-action/", AfterActionApi.as_view(), name="after-action"),
+    path(C + "sides/<str:side>/open-threads/", SideThreadsOpenApi.as_view(),
+         name="side-threads-open"),
     path(C + "mutes/<str:username>/", MuteDetailApi.as_view(), name="mute"),
     path(C + "threads/<int:thread_id>/posts/", ThreadPostsApi.as_view(), name="thread-posts"),
     path(C + "threads/<int:thread_id>/read/", ThreadReadApi.as_view(), name="thread-read"),

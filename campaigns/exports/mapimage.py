@@ -16,8 +16,17 @@ from xml.sax.saxutils import escape, quoteattr
 from PIL import Image, ImageDraw, ImageFont
 
 from accounts.models import User
-from campaigns.models import Campaign, Fortification, Map, Membership, Phase, Role, Sighting
-from campaigns.selectors import map_state, phase_history
+from campaigns.models import (
+    Campaign,
+    CampaignStatus,
+    Fortification,
+    Map,
+    Membership,
+    Phase,
+    Role,
+    Sighting,
+)
+from campaigns.selectors import map_state, phase_history, sees_everything
 from rules.hexgrid import Grid, column_letters, format_label, parse_label
 
 RADIUS = 18  # centre to corner of a flat-top hex, in pixels, at the natural width
@@ -232,7 +241,9 @@ def _caption(campaign: Campaign, phase: Phase | None, whose: str = "public view"
     return f"{campaign.name}: {when}, {whose}"
 
 
-def _whose(role: str, side: str | None) -> str:
+def _whose(role: str, side: str | None, lifted: bool = False) -> str:
+    if lifted and role != Role.GM:
+        return "the fog lifted"
     return "the GM's view" if role == Role.GM else f"the {side}'s view"
 
 
@@ -247,11 +258,12 @@ def map_picture(*, viewer: User | None, campaign: Campaign, phase: Phase | None,
     if phase is None:
         state = map_state(user=viewer, campaign=campaign)
         own_kind = state["viewer"]["side"]
-        caption = _caption(campaign, phase, _whose(state["viewer"]["role"], own_kind))
+        lifted = campaign.status == CampaignStatus.FINISHED
+        caption = _caption(campaign, phase, _whose(state["viewer"]["role"], own_kind, lifted))
         return MapPicture(
             cols=state["map"]["cols"], rows=state["map"]["rows"],
             terrain=dict(state["map"]["terrain"]), terrain_known=campaign.terrain_known_to_all
-            or state["viewer"]["role"] == Role.GM,
+            or lifted or state["viewer"]["role"] == Role.GM,
             fortifications=state["fortifications"],
             stacks=[(s["hex"], s["side"], len(s["units"])) for s in state["stacks"]],
             sightings=[(s["hex"], s["turn"], _count_seen(s["seen"], own_kind))
@@ -296,9 +308,10 @@ def _past_picture(viewer: User, campaign: Campaign, phase: Phase,
                   events: list[tuple[str, dict[str, Any]]] | None = None) -> MapPicture:
     history = phase_history(user=viewer, phase=phase)
     membership = Membership.objects.select_related("side").get(campaign=campaign, user=viewer)
-    is_gm = membership.role == Role.GM
+    is_gm = sees_everything(membership, campaign)
     caption = _caption(campaign, phase, _whose(
-        membership.role, membership.side.kind if membership.side is not None else None))
+        membership.role, membership.side.kind if membership.side is not None else None,
+        lifted=is_gm))
     if events is not None:
         caption += f", after {len(events)} event{'s' if len(events) != 1 else ''}"
     stacks = replayed_stacks(history["stacks"], events or [])

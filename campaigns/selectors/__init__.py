@@ -17,6 +17,7 @@ from accounts.models import User
 from campaigns.errors import NotAllowedError
 from campaigns.models import (
     Campaign,
+    CampaignStatus,
     Fortification,
     Map,
     Membership,
@@ -37,6 +38,12 @@ _UNIT_FIELDS = (
     "stack_id", "id", "name", "owner_id", "unit_type_id", "current_hits", "commander_level",
     "commander_xp", "movement_used", "has_attacked", "was_commanded", "mount_id",
 )
+
+
+def sees_everything(membership: Membership, campaign: Campaign) -> bool:
+    """The GM sees everything; once the campaign has ended the fog lifts and every member
+    does: both sides' maps, stacks, events and every die's purpose, phase by phase."""
+    return membership.role == Role.GM or campaign.status == CampaignStatus.FINISHED
 
 
 def _membership(*, user: User, campaign: Campaign) -> Membership:
@@ -187,7 +194,7 @@ def map_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     """
     membership = _membership(user=user, campaign=campaign)
     game_map = Map.objects.values("cols", "rows", "terrain").get(campaign=campaign)
-    is_gm = membership.role == Role.GM
+    is_gm = sees_everything(membership, campaign)
     side_id = membership.side_id
     all_stacks = Stack.objects.filter(campaign=campaign)
     forts = _fortification_rows(campaign)
@@ -197,7 +204,9 @@ def map_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
                                     everything=True)
         return {
             "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status},
-            "viewer": {"role": membership.role, "side": None},
+            "viewer": {"role": membership.role,
+                       "side": membership.side.kind if membership.role != Role.GM
+                       and membership.side is not None else None},
             "phase": _current_phase(campaign),
             "map": {"cols": game_map["cols"], "rows": game_map["rows"], "default_terrain": "open",
                     "terrain": game_map["terrain"]},
@@ -349,7 +358,7 @@ def phase_history(*, user: User, phase: Phase) -> dict[str, Any]:
     state.pop("restore", None)
     info = {"id": phase.pk, "turn": phase.turn.number, "kind": phase.kind,
             "opened_at": phase.opened_at.isoformat(), "status": phase.status}
-    if membership.role == Role.GM:
+    if sees_everything(membership, phase.campaign):
         return {"phase": info, **state}
     side_kind = membership.side.kind if membership.side is not None else None
     state["stacks"] = [s for s in state["stacks"] if s["side"] == side_kind]

@@ -25,10 +25,9 @@ from campaigns.models import (
     Membership,
     Phase,
     PhaseStatus,
-    Role,
     Stack,
 )
-from campaigns.selectors import _membership
+from campaigns.selectors import _membership, sees_everything
 from rules.dice import Roll, verify
 
 HIDDEN = "hidden"
@@ -41,7 +40,8 @@ _RETALIATION = re.compile(r"special retaliation: stack (?P<stack>\d+)\b.*")
 
 @dataclass(frozen=True, kw_only=True)
 class Viewer:
-    """Who is looking: the GM sees everything; anyone else what their side may see."""
+    """Who is looking: the GM sees everything; anyone else what their side may see (until the
+    campaign ends: then `is_gm`, "sees everything", holds for every member)."""
 
     membership: Membership
     is_gm: bool
@@ -68,7 +68,8 @@ class Viewer:
 def viewer_of(*, user: User, campaign: Campaign) -> Viewer:
     """The member `user` as a viewer (NotAllowedError `not_member` for anyone else)."""
     membership = _membership(user=user, campaign=campaign)
-    is_gm = membership.role == Role.GM
+    # After the end the fog lifts: every member sees what the GM sees.
+    is_gm = sees_everything(membership, campaign)
     side_id = membership.side_id
     usernames: frozenset[str] = frozenset()
     stacks: frozenset[int] = frozenset()

@@ -22,6 +22,7 @@ from accounts.models import User
 from campaigns.exports.markup import render_post
 from campaigns.models import (
     Campaign,
+    CampaignStatus,
     Event,
     Membership,
     Mute,
@@ -68,8 +69,15 @@ def can_read(membership: Membership | None, thread: Thread) -> bool:
     if thread.audience == ThreadAudience.PUBLIC:
         return True
     if thread.audience == ThreadAudience.SIDE:
-        return membership.role == Role.PLAYER and membership.side_id == thread.side_id
+        return (membership.role == Role.PLAYER and membership.side_id == thread.side_id) or \
+            side_threads_open(thread)
     return False
+
+
+def side_threads_open(thread: Thread) -> bool:
+    """A side's threads that side opened to every member after the end (the fog lifts)."""
+    return (thread.side is not None and thread.side.threads_opened_at is not None
+            and thread.campaign.status == CampaignStatus.FINISHED)
 
 
 def write_refusal(membership: Membership, thread: Thread) -> tuple[str, str] | None:
@@ -78,6 +86,10 @@ def write_refusal(membership: Membership, thread: Thread) -> tuple[str, str] | N
     diplomacy; the GM reading a conversation they are not in does not write in it."""
     if thread.locked and membership.role != Role.GM:
         return ("thread_locked", "This thread is locked: only the GM may post in it.")
+    if (thread.audience == ThreadAudience.SIDE and membership.role != Role.GM
+            and membership.side_id != thread.side_id):
+        return ("read_only", "The other side opened this thread for reading after the end; "
+                "only its players post in it.")
     if thread.audience != ThreadAudience.PRIVATE:
         return None
     if membership.user_id not in participant_ids(thread):

@@ -14,10 +14,16 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from accounts.models import NotificationKind, User
-from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
+from campaigns.errors import (
+    CampaignError,
+    NotAllowedError,
+    RuleViolationError,
+    WrongStateError,
+)
 from campaigns.exports.markup import MARKUPS, escape_markdown, text_outside_quotes
 from campaigns.models import (
     Campaign,
+    CampaignStatus,
     Event,
     EventKind,
     Membership,
@@ -28,6 +34,7 @@ from campaigns.models import (
     Role,
     ShareToken,
     Side,
+    SideKind,
     Thread,
     ThreadAudience,
     ThreadParticipant,
@@ -435,6 +442,42 @@ def unmute(*, user: User, campaign: Campaign, username: str) -> None:
                         muted__username__iexact=username.strip().lstrip("@")).delete()
 
 
+@transaction.atomic
+def side_threads_open(*, user: User, campaign: Campaign, side: str) -> Side:
+    """After the end, a side opens its threads (its side threads and topics) to every member:
+    the alliance by its Chief Warlord (any of its players when it has none), the opposition by
+    the GM, who plays it. Once open they stay open."""
+    membership = _membership(user=user, campaign=campaign)
+    if campaign.status != CampaignStatus.FINISHED:
+        raise WrongStateError("A side's threads open only after the campaign has ended.",
+                              code="not_finished")
+    target = Side.objects.select_for_update().filter(campaign=campaign, kind=side).first()
+    if target is None:
+        raise CampaignError("Name a side: alliance or opposition.", code="invalid_field",
+                            field="side")
+    chief = Membership.objects.filter(campaign=campaign, side=target,
+                                      is_chief_warlord=True).exists()
+    if target.kind == SideKind.OPPOSITION:
+        allowed = membership.role == Role.GM
+    else:
+        allowed = (membership.role == Role.PLAYER and membership.side_id == target.pk
+                   and (membership.is_chief_warlord or not chief))
+    if not allowed:
+        raise NotAllowedError("A side's threads are opened by its Chief Warlord (the "
+                              "opposition's by the GM).", code="not_side_leader")
+    if target.threads_opened_at is None:
+        target.threads_opened_at = timezone.now()
+        target.save(update_fields=["threads_opened_at"])
+        post_system_note(campaign, f"{target.name} opened its side threads: every member "
+                         "may read them now.")
+    return target
+
+
+def post_system_note(campaign: Campaign, text: str) -> Post:
+    """An engine post in the public thread that reports no event (a forum matter)."""
+    return Post.objects.create(thread=_thread(campaign, side=None), body=escape_markdown(text))
+
+
 def thread_mark_read(*, user: User, thread: Thread, post_id: int) -> None:
     """Move the user's read marker forward to `post_id` (never back)."""
     marker, created = ThreadReadMarker.objects.get_or_create(
@@ -558,7 +601,9 @@ def event_links(event: Event) -> list[tuple[str, str]]:
         return [("Full report", _url("campaigns:report", [c, event.pk],
                                      f"/campaigns/{c}/reports/{event.pk}/"))]
     if event.kind == EventKind.CAMPAIGN_FINISHED:
-        return [("History", _url("campaigns:history", [c], f"/campaigns/{c}/history/"))]
+        return [("The fog lifts: after-action report",
+                 _url("campaigns:after-action", [c], f"/campaigns/{c}/after-action/")),
+                ("History", _url("campaigns:history", [c], f"/campaigns/{c}/history/"))]
     if event.kind in MEMBER_KINDS:
         return [("The overview", _url("campaigns:lobby", [c], f"/campaigns/{c}/"))]
     if event.phase_id is None:

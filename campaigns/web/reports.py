@@ -7,13 +7,16 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
-from campaigns.models import Campaign, Event, EventKind, Phase
+from campaigns.errors import CampaignError, WrongStateError
+from campaigns.models import Campaign, CampaignStatus, Event, EventKind, Phase
 from campaigns.selectors import phase_history
+from campaigns.selectors.after_action import after_action
 from campaigns.selectors.reports import gm_ledger, report_detail, reports_for
+from campaigns.services.forum import side_threads_open
 from campaigns.web import campaign_page_context
 
 SIDES = ("attacker", "defender")
@@ -183,7 +186,7 @@ def history_phase(request: HttpRequest, campaign_id: int, phase_id: int) -> Http
         raise Http404("This phase has no snapshot.")
     state = _snapshot_for_page(
         phase_history(user=request.user, phase=phase),  # type: ignore[arg-type]
-        campaign=campaign, is_gm=context["is_gm"],
+        campaign=campaign, is_gm=context["is_gm"] or campaign.status == CampaignStatus.FINISHED,
     )
     terrain = state["map"]["terrain"]
     context.update(
@@ -194,7 +197,33 @@ def history_phase(request: HttpRequest, campaign_id: int, phase_id: int) -> Http
     return render(request, "campaigns/history_phase.html", context)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def after_action_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The "fog lifts" report; a side's leader opens its threads here."""
+    campaign = _campaign(campaign_id)
+    context = campaign_page_context(request, campaign)
+    error = None
+    if request.method == "POST":
+        try:
+            side_threads_open(user=request.user,  # type: ignore[arg-type]
+                              campaign=campaign, side=request.POST.get("side", ""))
+        except CampaignError as exc:
+            error = exc.message
+        else:
+            return redirect("campaigns:after-action", campaign.pk)
+    try:
+        report = after_action(user=request.user, campaign=campaign)  # type: ignore[arg-type]
+    except WrongStateError as exc:
+        raise Http404(exc.message) from exc
+    context.update(report=report, threads_error=error)
+    return render(request, "campaigns/after_action.html", context, status=400 if error else 200)
+
+
 urlpatterns = [
+    path("<int:campaign_id>/after-action/", after_action_page, name="after-action"),
+    path("<int:campaign_id>/after-action/open-threads/", after_action_page,
+         name="open-side-threads"),
     path("<int:campaign_id>/reports/", reports, name="reports"),
     path("<int:campaign_id>/reports/<int:event_id>/", report, name="report"),
     path("<int:campaign_id>/history/", history, name="history"),

@@ -279,6 +279,19 @@ def with_hidden_post(world: World) -> World:
     return world
 
 
+def finished(world: World) -> World:
+    """The alliance took the victory hex: the campaign has ended."""
+    from campaigns.models import Side
+    from campaigns.services.engine import check_victory
+
+    Fortification.objects.filter(campaign=world.campaign, hex=world.campaign.victory_hex
+                                 ).update(owner=Side.objects.get(campaign=world.campaign,
+                                                                 kind="alliance"))
+    check_victory(campaign=world.campaign, phase=None, actor=world.gm)
+    world.campaign.refresh_from_db()
+    return world
+
+
 def all_done(world: World) -> World:
     for member in (world.chief_warlord, world.player, world.ally):
         orders_mark_done(user=member.user, campaign=world.campaign)
@@ -742,6 +755,20 @@ ROWS: list[Row] = [
     Row("mute", "DELETE",
         url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "username": w.ally.user.username},
         expect=expect(player=204, ally=204, chief_warlord=204, gm=204)),
+    Row("side-threads-open", "POST", variant="the alliance's, after the end",
+        world=then(finished),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "side": "alliance"},
+        expect=expect(player=(403, "not_side_leader"), ally=(403, "not_side_leader"),
+                      chief_warlord=200, gm=(403, "not_side_leader"))),
+    Row("side-threads-open", "POST", variant="the opposition's, after the end",
+        world=then(finished),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "side": "opposition"},
+        expect=expect(player=(403, "not_side_leader"), ally=(403, "not_side_leader"),
+                      chief_warlord=(403, "not_side_leader"), gm=200)),
+    Row("side-threads-open", "POST", variant="before the end",
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk, "side": "alliance"},
+        expect=expect(player=(400, "not_finished"), ally=(400, "not_finished"),
+                      chief_warlord=(400, "not_finished"), gm=(400, "not_finished"))),
     # --- GM deadline controls
     Row("gm-extend", "POST", body=lambda w: {"hours": 2, "reason": "matrix"}, expect=gm_only()),
     Row("gm-pause", "POST", body=lambda w: {"reason": "matrix"}, expect=gm_only()),

@@ -132,6 +132,7 @@ GET_ROUTES: dict[str, Callable[[Audit], Iterator[str]]] = {
     "stack-siege-targets": every_stack("stack-siege-targets"),
     "threads": plain("threads"),
     "mutes": plain("mutes"),
+    "after-action": plain("after-action"),
     "thread-posts": every_thread,
 }
 
@@ -264,8 +265,9 @@ def no_leaks(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return {url: [] for url in found}
 
 
-# The audit's army has no siege unit: its stacks' siege targets are refused (400) everywhere.
-NO_SIEGE = {"stack-siege-targets"}
+# The audit's army has no siege unit: its stacks' siege targets are refused (400) everywhere;
+# the after-action report is "not found" until the campaign ends (the fog lifts then).
+NO_SIEGE = {"stack-siege-targets", "after-action"}
 ALL_BUT_MOVES = set(GET_ROUTES) - {"stack-reachable", "stack-path", "stack-targets"} - NO_SIEGE
 
 

@@ -128,6 +128,9 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
                                "url 'campaigns:forum-mute'"),
     ("mute", "DELETE"): Control("campaigns:forum", "templates/campaigns/forum/index.html",
                                 '<input type="hidden" name="action" value="unmute">'),
+    ("side-threads-open", "POST"): Control("campaigns:after-action",
+                                           "templates/campaigns/after_action.html",
+                                           'data-key="open-side-threads"'),
     ("notifications-mark-read", "POST"): Control("notifications",
                                                  "templates/notifications/index.html",
                                                  "url 'notifications-read'"),
@@ -145,6 +148,7 @@ ARGS = {
     "campaigns:gm-campaign": [1], "campaigns:gm-settings": [1],
     "campaigns:unit-type-edit": [1, 1],
     "campaigns:forum-thread": [1, 1], "campaigns:forum-post-edit": [1, 1], "campaigns:forum": [1],
+    "campaigns:after-action": [1],
 }
 
 

@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.api import lookups
-from campaigns.errors import WrongStateError
 from campaigns.api.views import READ_ERRORS, WRITE_ERRORS, answer_example, request_example
+from campaigns.errors import WrongStateError
 from campaigns.models import Campaign, Post, Thread, ThreadAudience
 from campaigns.selectors.after_action import after_action
 from campaigns.selectors.forum import (

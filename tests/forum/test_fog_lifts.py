@@ -11,7 +11,6 @@ from campaigns.selectors.after_action import after_action
 from campaigns.selectors.dice import phase_dice_verification
 from campaigns.selectors.forum import can_read
 from campaigns.selectors.reports import reports_for
-from campaigns.services import phase_end
 from campaigns.services.engine import check_victory
 from campaigns.services.forum import post_create, side_threads_open
 from campaigns.services.move_combat import stack_attack

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods
 
+from campaigns.archive import export_archive
 from campaigns.errors import CampaignError, WrongStateError
 from campaigns.models import Campaign, CampaignStatus, Event, EventKind, Phase
 from campaigns.selectors import phase_history
@@ -220,7 +221,24 @@ def after_action_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "campaigns/after_action.html", context, status=400 if error else 200)
 
 
+@login_required
+@require_GET
+def archive_download(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A finished campaign's archive for a member: every event, snapshot and roll (the fog has
+    lifted), the map pictures, and the threads they may read."""
+    campaign = _campaign(campaign_id)
+    campaign_page_context(request, campaign)
+    if campaign.status != CampaignStatus.FINISHED:
+        raise Http404("The archive is made when the campaign ends.")
+    response = HttpResponse(export_archive(campaign, reader=request.user),  # type: ignore[arg-type]
+                            content_type="application/zip")
+    response["Content-Disposition"] = (f'attachment; filename="warcamp-campaign-{campaign.pk}'
+                                       '.zip"')
+    return response
+
+
 urlpatterns = [
+    path("<int:campaign_id>/archive.zip", archive_download, name="archive"),
     path("<int:campaign_id>/after-action/", after_action_page, name="after-action"),
     path("<int:campaign_id>/after-action/open-threads/", after_action_page,
          name="open-side-threads"),

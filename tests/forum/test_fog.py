@@ -73,6 +73,8 @@ def outputs(campaign, user, client, api, token):
         urls += [f"/campaigns/{c}/export/turns/{turn.number}/{fmt}"
                  for fmt in ("", "?format=bbcode", "?format=markdown")]
     for phase in Phase.objects.filter(campaign=campaign):
+        urls += [f"/campaigns/{c}/export/phases/{phase.pk}/{fmt}"
+                 for fmt in ("", "?format=bbcode", "?format=markdown")]
         urls += [f"/campaigns/{c}/map.svg?phase={phase.pk}",
                  f"/campaigns/{c}/map.svg?phase={phase.pk}&token={token}",
                  f"/campaigns/{c}/dice/{phase.pk}/"]

@@ -7,8 +7,8 @@ forum as HTML. `export_archive` writes it (the download of a finished campaign's
 The rows keep their ids, so everything that names an id (event payloads, snapshots, dice
 purposes) stays true; an import refuses, changing nothing, when an id is taken in the target
 database. Users are matched by username (a missing one is created without a password, so it
-cannot log in until its person resets it); personal rows (notifications, reminders sent, read markers,
-mutes, share tokens, webhooks, visits) are not archived.
+cannot log in until its person resets it); personal rows (notifications, reminders sent, read
+markers, mutes, share tokens, webhooks, visits) are not archived.
 """
 
 from __future__ import annotations

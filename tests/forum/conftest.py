@@ -116,3 +116,30 @@ def client_as():
         return client
 
     return make
+
+
+def finish(campaign, gm):
+    """The alliance takes the victory hex: the campaign ends."""
+    from campaigns.models import Fortification
+    from campaigns.services.engine import check_victory
+
+    Fortification.objects.filter(campaign=campaign, hex=campaign.victory_hex).update(
+        owner=Side.objects.get(campaign=campaign, kind="alliance"))
+    check_victory(campaign=campaign, phase=None, actor=gm)
+    campaign.refresh_from_db()
+
+
+@pytest.fixture
+def fought(scouted, hidden):
+    """Turn 1: scouted D4, then attacked it; the GM wrote in the opposition's thread."""
+    from campaigns.services.forum import post_create
+    from campaigns.services.move_combat import stack_attack
+    from tests.campaigns.engine_setup import opposition_stack, own_stack, put
+
+    campaign, gm, members = scouted
+    p1 = members[0]
+    stack_attack(user=p1.user, campaign=campaign, stack=put(own_stack(p1), "D3"),
+                 target=opposition_stack(campaign, "D4"))
+    post_create(user=gm, thread=thread_of(campaign, "side", "opposition"),
+                body="The garrison at J10 holds.")
+    return campaign, gm, members

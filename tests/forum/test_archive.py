@@ -14,7 +14,7 @@ from campaigns import models as m
 from campaigns.archive import TABLES, ArchiveError, export_archive, import_archive
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
 from campaigns.services.forum import post_create, thread_create
-from tests.forum.test_fog_lifts import _finish, fought  # noqa: F401 (a fixture)
+from tests.forum.conftest import finish as _finish
 
 pytestmark = [pytest.mark.django_db]
 

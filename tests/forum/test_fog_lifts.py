@@ -5,38 +5,17 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
-from campaigns.models import Event, EventKind, Fortification, Phase, Post, Side, Stack, Unit
+from campaigns.models import Event, EventKind, Phase, Post, Side, Stack, Unit
 from campaigns.selectors import map_state, phase_history
 from campaigns.selectors.after_action import after_action
 from campaigns.selectors.dice import phase_dice_verification
 from campaigns.selectors.forum import can_read
 from campaigns.selectors.reports import reports_for
-from campaigns.services.engine import check_victory
 from campaigns.services.forum import post_create, side_threads_open
-from campaigns.services.move_combat import stack_attack
-from tests.campaigns.engine_setup import opposition_stack, own_stack, put
+from tests.forum.conftest import finish as _finish
 from tests.forum.conftest import thread_of
 
 pytestmark = [pytest.mark.django_db]
-
-
-def _finish(campaign, gm):
-    Fortification.objects.filter(campaign=campaign, hex=campaign.victory_hex).update(
-        owner=Side.objects.get(campaign=campaign, kind="alliance"))
-    check_victory(campaign=campaign, phase=None, actor=gm)
-    campaign.refresh_from_db()
-
-
-@pytest.fixture
-def fought(scouted, hidden):
-    """Turn 1: scouted D4, then attacked it; the GM wrote in the opposition's thread."""
-    campaign, gm, members = scouted
-    p1 = members[0]
-    stack_attack(user=p1.user, campaign=campaign, stack=put(own_stack(p1), "D3"),
-                 target=opposition_stack(campaign, "D4"))
-    post_create(user=gm, thread=thread_of(campaign, "side", "opposition"),
-                body="The garrison at J10 holds.")
-    return campaign, gm, members
 
 
 def _hidden_hexes(state):

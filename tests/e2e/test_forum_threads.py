@@ -71,3 +71,36 @@ def test_a_conversation_is_opened_and_a_topic_moderated_in_the_browser(
         "Hidden by the GM: Be kind to the dice.", 0,
         "This thread is locked: only the GM may post in it.", [])
     assert width <= (PHONE["width"] if viewport == "phone" else 1280)
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_fog_lifts_page_and_a_turn_post_fit_and_read(browser_page, login, screenshot,
+                                                          viewport):
+    from campaigns.models import Fortification, Phase, Side
+    from campaigns.services import phase_end
+    from campaigns.services.engine import check_victory
+
+    campaign, gm, (p1, p2) = started_campaign_factory(players=2)
+    phase_end(user=gm, campaign=campaign)
+    first = Phase.objects.filter(campaign=campaign).order_by("opened_at").first()
+    Fortification.objects.filter(campaign=campaign, hex=campaign.victory_hex).update(
+        owner=Side.objects.get(campaign=campaign, kind="alliance"))
+    check_victory(campaign=campaign, phase=None, actor=gm)
+    page = browser_page
+    if viewport == "phone":
+        page.set_viewport_size(PHONE)
+    login(p1.user)
+    page.goto(f"/campaigns/{campaign.pk}/after-action/")
+    heading = page.locator("#aar-title").inner_text()
+    screenshot(page, f"after-action-{viewport}")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    page.get_by_role("button", name="Open our threads to everyone").click()
+    page.wait_for_load_state()
+    opened = page.locator("text=open to everyone.").count()
+    page.goto(f"/campaigns/{campaign.pk}/export/phases/{first.pk}/")
+    bbcode = page.locator("#export-bbcode").input_value()
+    screenshot(page, f"turn-post-{viewport}")
+    assert (heading, opened, bbcode.startswith(f"[b]{campaign.name} — turn 1, alliance scout "
+                                               "phase[/b]"), page.errors) == (
+        "The fog lifts: after-action report", 1, True, [])
+    assert wide <= (PHONE["width"] if viewport == "phone" else 1280)

@@ -104,11 +104,14 @@ def write_refusal(membership: Membership, thread: Thread) -> tuple[str, str] | N
 
 
 def conversation_allowed(members: list[Membership], *, diplomacy: bool) -> bool:
-    """Whether these members may talk privately: the GM with anyone; players of one side with
-    each other; anyone else (another side, observers) only while the GM allows diplomacy."""
+    """Whether these members may talk privately: the GM with any one member; players of one
+    side with each other (and the GM); anyone else (another side, observers) only while the GM
+    allows diplomacy."""
     if diplomacy:
         return True
     others = [m for m in members if m.role != Role.GM]
+    if len(others) == 1 and len(members) > 1:
+        return True  # one member and the GM
     return all(m.role == Role.PLAYER and m.side_id is not None for m in others) and \
         len({m.side_id for m in others}) <= 1
 

@@ -460,3 +460,16 @@ def test_thread_titles_and_reasons_are_text(started, threads, client_as, payload
         assert escape(payload[:120]) in page
         if any(c in payload for c in "<>\""):
             assert payload[:120] not in page
+
+
+def test_the_gm_talks_privately_with_an_observer_but_players_do_not_without_diplomacy(started):
+    campaign, gm, (p1, _) = started
+    observer = Membership.objects.create(campaign=campaign, user=UserFactory(),
+                                         role=Role.OBSERVER)
+    talk = thread_create(user=gm, campaign=campaign, title="Welcome", audience="private",
+                         participants=[observer.user.username], body="Enjoy the show.")
+    assert "Welcome" in _titles(observer.user, campaign)
+    with pytest.raises(RuleViolationError):
+        thread_create(user=gm, campaign=campaign, title="All of us", audience="private",
+                      participants=[observer.user.username, p1.user.username], body="Hi.")
+    assert talk.gm_reads is False

@@ -3,6 +3,7 @@ map pictures, Atom feeds, share tokens, the replay of a phase and its dice verif
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 from typing import Any
 
@@ -51,7 +52,7 @@ from campaigns.models import (
     ThreadAudience,
     Turn,
 )
-from campaigns.selectors.dice import phase_dice_verification
+from campaigns.selectors.dice import phase_dice_verification, viewer_of
 from campaigns.selectors.forum import (
     POSTS_PER_PAGE,
     can_read,
@@ -69,7 +70,7 @@ from campaigns.selectors.forum import (
     token_user,
     write_refusal,
 )
-from campaigns.selectors.reports import reports_for
+from campaigns.selectors.reports import _for_viewer, _rows, _visible_events, reports_for
 from campaigns.services.forum import (
     DEFAULT_SHARE_TOKEN_LIFETIME,
     REPORT_PAGE_KINDS,
@@ -777,9 +778,22 @@ def replay(request: HttpRequest, campaign_id: int, phase_id: int) -> HttpRespons
 
 def _phase_event_counts(request: HttpRequest, campaign: Campaign,
                         phases: list[Phase]) -> list[int]:
-    """How many events of each phase the viewer may see (the campaign slider's scale)."""
-    return [len(phase_event_rows(user=_user(request), campaign=campaign, phase=p))
-            for p in phases]
+    """How many events of each phase the viewer may see (the campaign slider's scale), in one
+    pass over the campaign's events: an event counts for its phase, or, recorded outside any
+    phase, for the phase open at the time (as `phase_event_rows` places them)."""
+    viewer = viewer_of(user=_user(request), campaign=campaign)
+    index = {p.pk: i for i, p in enumerate(phases)}
+    openings = [p.opened_at for p in phases]
+    counts = [0] * len(phases)
+    for event in _rows(_visible_events(viewer, campaign)).order_by("created_at", "id"):
+        if event.phase_id is not None:
+            at = index.get(event.phase_id)
+        else:
+            at = bisect_right(openings, event.created_at) - 1
+            at = at if at >= 0 else None
+        if at is not None and _for_viewer(viewer, campaign, event) is not None:
+            counts[at] += 1
+    return counts
 
 
 @login_required

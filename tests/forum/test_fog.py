@@ -184,15 +184,21 @@ def test_a_private_conversation_reaches_its_participants_and_nobody_else(battle)
 
     campaign, gm, members, _ = battle
     p1, p2 = members[0], members[1]
-    thread_create(user=p1.user, campaign=campaign, title="Privatetitle", audience="private",
-                  participants=[p2.user.username], body="Privateplan: the ford at dawn.")
-    texts = {}
-    for user in (gm, p1.user, p2.user):
-        client, api = _clients(user)
-        token = share_token_create(user=user, campaign=campaign).token
-        texts[user.pk] = outputs(campaign, user, client, api, token)
-    assert [url for url, text in texts[gm.pk]
-            if "Privateplan" in text or "Privatetitle" in text] == []
+    talk = thread_create(user=p1.user, campaign=campaign, title="Privatetitle",
+                         audience="private", participants=[p2.user.username],
+                         body="Privateplan: the ford at dawn.")
+    client, api = _clients(gm)
+    token = share_token_create(user=gm, campaign=campaign).token
+    texts = outputs(campaign, gm, client, api, token)
+    assert [url for url, text in texts if "Privateplan" in text or "Privatetitle" in text] == []
+    # Its participants do read it, on its page, in the API and in its feed.
     for member in (p1, p2):
-        assert any("Privateplan" in text for _, text in texts[member.user_id])
-        assert any("Privatetitle" in text for _, text in texts[member.user_id])
+        client, api = _clients(member.user)
+        token = share_token_create(user=member.user, campaign=campaign).token
+        c = campaign.pk
+        seen = [_get(client, f"/campaigns/{c}/forum/threads/{talk.pk}/"),
+                _get(api, f"/api/v1/campaigns/{c}/threads/{talk.pk}/posts/"),
+                _get(client, f"/campaigns/{c}/forum/threads/{talk.pk}/feed.atom?token={token}"),
+                _get(client, f"/campaigns/{c}/forum/")]
+        assert ["Privateplan" in text for text in seen[:3]] == [True, True, True]
+        assert "Privatetitle" in seen[3]

@@ -137,7 +137,8 @@ def test_pops_and_pop_points_are_posted_where_their_event_is_seen(move_phase, th
         f"[The map](/campaigns/{campaign.pk}/map/)")
 
 
-def test_victory_is_posted_publicly_with_a_link_to_the_history(move_phase, threads):
+def test_victory_is_posted_publicly_with_links_to_the_report_and_the_history(move_phase,
+                                                                             threads):
     campaign, _, members = move_phase
     p1 = members[0]
     Stack.objects.filter(campaign=campaign, hex="J10").delete()
@@ -148,6 +149,7 @@ def test_victory_is_posted_publicly_with_a_link_to_the_history(move_phase, threa
     assert only(threads, event, "public").body == (
         "The Alliance wins: it holds the fortification of J10. The campaign is finished; "
         "its setup dice are revealed.\n\n"
+        f"[The fog lifts: after-action report](/campaigns/{campaign.pk}/after-action/) · "
         f"[History](/campaigns/{campaign.pk}/history/)")
     closed = last_event(campaign, "phase_closed")
     assert where(threads, closed)["public"] == 1

@@ -328,6 +328,20 @@ def _quoted(request: HttpRequest, campaign: Campaign, thread: Thread,
     return "", markup
 
 
+@login_required
+@require_GET
+def quote_text(request: HttpRequest, campaign_id: int, thread_id: int) -> HttpResponse:
+    """What "Start from" puts into a reply (`?quote_report=` or `?quote_map=`), as text, for
+    forum.js to insert at the cursor without reloading the page (and losing what was typed);
+    the markup it is written in comes as the `X-Markup` header."""
+    campaign = _campaign(campaign_id)
+    thread = _readable_thread(request, campaign, thread_id)
+    text, markup = _quoted(request, campaign, thread, request.GET.get("markup", "markdown"))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["X-Markup"] = markup
+    return response
+
+
 def _quotable_reports(request: HttpRequest, campaign: Campaign) -> list[dict[str, Any]]:
     """The latest fights and scout reports the reader may see, to quote into a post."""
     return [{"id": r["id"], "label": r["summary"][:90]}
@@ -862,6 +876,8 @@ urlpatterns = [
     path("<int:campaign_id>/forum/", forum, name="forum"),
     path("<int:campaign_id>/forum/preview/", preview, name="forum-preview"),
     path("<int:campaign_id>/forum/threads/<int:thread_id>/", thread_page, name="forum-thread"),
+    path("<int:campaign_id>/forum/threads/<int:thread_id>/quote/", quote_text,
+         name="forum-quote"),
     path("<int:campaign_id>/forum/threads/<int:thread_id>/manage/", thread_manage,
          name="forum-thread-manage"),
     path("<int:campaign_id>/forum/posts/<int:post_id>/edit/", post_edit_page,

@@ -117,3 +117,34 @@ if (slider) {
   slider.addEventListener("input", () => { shown.textContent = `${slider.value} of ${slider.max}`; });
   slider.addEventListener("change", () => slider.form.submit());
 }
+
+// "Start from" a report or the map picture: fetched and inserted at the cursor, so what was
+// typed stays (without script the form reloads the page with the reply box filled).
+const quoteForm = document.querySelector("form.quote-form[data-quote-url]");
+if (quoteForm) {
+  quoteForm.addEventListener("submit", async (event) => {
+    const body = document.getElementById("post-body");
+    const markup = document.getElementById("post-markup");
+    if (!body) return;
+    event.preventDefault();
+    const params = new URLSearchParams(new FormData(quoteForm));
+    if (event.submitter && event.submitter.name) {
+      params.set(event.submitter.name, event.submitter.value);
+      if (event.submitter.name === "quote_map") params.delete("quote_report");
+    }
+    if (markup) params.set("markup", markup.value);
+    const response = await fetch(`${quoteForm.dataset.quoteUrl}?${params}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const text = await response.text();
+    const start = body.selectionStart ?? body.value.length;
+    const end = body.selectionEnd ?? body.value.length;
+    const before = body.value.slice(0, start);
+    const gap = before && !before.endsWith("\n") ? "\n" : "";
+    body.value = before + gap + text + body.value.slice(end);
+    const written = response.headers.get("X-Markup");
+    if (markup && written) markup.value = written;
+    body.focus();
+    const caret = (before + gap + text).length;
+    body.setSelectionRange(caret, caret);
+  });
+}

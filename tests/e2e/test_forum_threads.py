@@ -34,6 +34,16 @@ def test_a_conversation_is_opened_and_a_topic_moderated_in_the_browser(
     note = page.locator(".thread-participants-line").inner_text()
     talk = Thread.objects.get(title="Flank at the ford")
 
+    # "Start from" the map picture keeps what was typed.
+    page.locator("#post-body").fill("Look at this:")
+    page.get_by_role("button", name="Insert the map picture").click()
+    for _ in range(50):
+        if "[img]" in page.locator("#post-body").input_value() or "![The map]" in \
+                page.locator("#post-body").input_value():
+            break
+        page.wait_for_timeout(100)
+    typed = page.locator("#post-body").input_value()
+
     topic = thread_create(user=p2.user, campaign=campaign, title="Table talk",
                           audience="public", body="Anyone for a rematch?")
     rude = post_create(user=p2.user, thread=topic, body="You all roll badly.")
@@ -71,6 +81,8 @@ def test_a_conversation_is_opened_and_a_topic_moderated_in_the_browser(
         "Hidden by the GM: Be kind to the dice.", 0,
         "This thread is locked: only the GM may post in it.", [])
     assert width <= (PHONE["width"] if viewport == "phone" else 1280)
+    assert typed == (f"Look at this:\n![The map]({page.url.split('/campaigns/')[0]}"
+                     f"/campaigns/{campaign.pk}/map.png?width=1000)\n")
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])

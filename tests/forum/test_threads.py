@@ -473,3 +473,23 @@ def test_the_gm_talks_privately_with_an_observer_but_players_do_not_without_dipl
         thread_create(user=gm, campaign=campaign, title="All of us", audience="private",
                       participants=[observer.user.username, p1.user.username], body="Hi.")
     assert talk.gm_reads is False
+
+
+def test_the_quote_endpoint_gives_only_what_the_reader_may_see(scouted, threads, client_as):
+    campaign, gm, (p1, _) = scouted
+    report = Event.objects.get(campaign=campaign, kind=EventKind.SCOUT_REPORT)
+    base = f"/campaigns/{campaign.pk}/forum/threads/"
+    client = client_as(p1.user)
+    answer = client.get(f"{base}{threads['alliance'].pk}/quote/?quote_report={report.pk}"
+                        "&markup=bbcode")
+    assert (answer.status_code, answer["X-Markup"],
+            answer.content.decode().startswith("[b]Turn 1 · Scout report[/b]")) == (
+        200, "bbcode", True)
+    picture = client.get(f"{base}{threads['alliance'].pk}/quote/?quote_map=now")
+    assert (picture.content.decode(), picture["X-Markup"]) == (
+        f"![The map](http://testserver/campaigns/{campaign.pk}/map.png?width=1000)\n",
+        "markdown")
+    unseen = client.get(f"{base}{threads['alliance'].pk}/quote/?quote_report=12345")
+    assert (unseen.status_code, unseen.content) == (200, b"")
+    assert client.get(f"{base}{threads['opposition'].pk}/quote/?quote_map=now"
+                      ).status_code == 404

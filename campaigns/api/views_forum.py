@@ -134,8 +134,7 @@ class ThreadCreateSerializer(BodySerializer):
 
 
 def _thread_row(request: Request, campaign: Campaign, thread_id: int) -> dict[str, Any]:
-    return next(r for r in threads_for(user=_user(request), campaign=campaign)
-                if r["id"] == thread_id)
+    return threads_for(user=_user(request), campaign=campaign, thread_id=thread_id)[0]
 
 
 class ThreadListApi(APIView):

@@ -162,11 +162,13 @@ def _last_read(user: User, thread_ids: list[int]) -> dict[int, int]:
     )
 
 
-def threads_for(*, user: User, campaign: Campaign) -> list[dict[str, Any]]:
-    """The threads the member may read, pinned first, then the most recently active: each
-    with its post count, unread count, first unread post and last post; a conversation with
-    its participants' names."""
-    threads = {t.pk: t for t in readable_threads(user=user, campaign=campaign)}
+def threads_for(*, user: User, campaign: Campaign,
+                thread_id: int | None = None) -> list[dict[str, Any]]:
+    """The threads the member may read (or only `thread_id` of them), pinned first, then the
+    most recently active: each with its post count, unread count, first unread post and last
+    post; a conversation with its participants' names."""
+    threads = {t.pk: t for t in readable_threads(user=user, campaign=campaign)
+               if thread_id is None or t.pk == thread_id}
     marker = ThreadReadMarker.objects.filter(thread=OuterRef("pk"), user=user).values(
         "last_read_post_id")[:1]
     unread = Q(posts__id__gt=F("last_read"))

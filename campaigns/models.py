@@ -116,6 +116,12 @@ class Campaign(models.Model):
     # read the private conversations opened while this is on (every member sees both).
     diplomacy = models.BooleanField(default=False)
     gm_reads_conversations = models.BooleanField(default=False)
+    # The alliance's draw (docs/campaigns.md "Dice the GM cannot foresee"): the opposition's
+    # attacks, sieges and ambushes of the opposition phase are declared, and rolled only
+    # once an alliance player has drawn, with dice mixed from the phase's seed and the draw;
+    # the alliance has `alliance_draw_hours` to draw before the server draws for it.
+    alliance_draw = models.BooleanField(default=False)
+    alliance_draw_hours = models.PositiveIntegerField(default=24)
     # Scenario facts the engine needs.
     entry_hex = models.CharField(max_length=8)
     pop_hexes = models.JSONField(default=list)
@@ -509,6 +515,16 @@ class Phase(models.Model):
     processing_failures = models.PositiveIntegerField(default=0)
     processing_error = models.TextField(blank=True)
     processing_flagged_at = models.DateTimeField(null=True, blank=True)
+    # The alliance's draw (Campaign.alliance_draw): when the GM ended the opposition's
+    # declarations, the text an alliance player drew (empty: the server drew at the draw's
+    # deadline), who and when, and the first roll number made with the mixed seed.
+    draw_asked_at = models.DateTimeField(null=True, blank=True)
+    alliance_draw = models.CharField(max_length=200, blank=True)
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    drawn_by = models.ForeignKey(
+        "Membership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    drawn_from_number = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -548,6 +564,60 @@ class Phase(models.Model):
     def revealed_seed(self) -> str | None:
         """The dice seed once the phase has closed; None while it is secret."""
         return self.dice_seed if self.status == PhaseStatus.CLOSED else None
+
+    @property
+    def awaiting_draw(self) -> bool:
+        """The GM has ended the opposition's declarations; the alliance has not drawn yet."""
+        return self.draw_asked_at is not None and self.drawn_at is None
+
+
+class DeclarationKind(models.TextChoices):
+    ATTACK = "attack", "Attack"
+    SIEGE = "siege", "Siege"
+    AMBUSH = "ambush", "Ambush"
+
+
+class DeclarationStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for the alliance's draw"
+    RESOLVED = "resolved", "Resolved"
+    VOID = "void", "Void"
+
+
+class Declaration(models.Model):
+    """An opposition combat declared in an opposition phase of a campaign with the alliance's
+    draw: resolved, in order, once the alliance has drawn (services/draw.py)."""
+
+    id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="declarations")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=DeclarationKind.choices)
+    status = models.CharField(max_length=8, choices=DeclarationStatus.choices,
+                              default=DeclarationStatus.PENDING)
+    # The opposition's stack that attacks (attack, siege) or is ambushed (ambush).
+    stack = models.ForeignKey(Stack, on_delete=models.SET_NULL, null=True, related_name="+")
+    target = models.ForeignKey(Stack, on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+")
+    fortification = models.ForeignKey("Fortification", on_delete=models.SET_NULL, null=True,
+                                      blank=True, related_name="+")
+    hex = models.CharField(max_length=8, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    declared_at = models.DateTimeField(auto_now_add=True)
+    event = models.ForeignKey("Event", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="+")
+    void_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "seq"], name="declaration_seq_once"),
+            models.CheckConstraint(condition=Q(kind__in=DeclarationKind.values),
+                                   name="declaration_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"declaration {self.seq} ({self.kind}) of {self.phase}"
 
 
 class PlayerPhaseStatus(models.Model):
@@ -717,6 +787,11 @@ class EventKind(models.TextChoices):
     STANDING_ORDERS = "standing_orders", "Standing orders"
     POST_HIDDEN = "post_hidden", "Post hidden by the GM"
     POST_SHOWN = "post_shown", "Hidden post shown again"
+    COMBAT_DECLARED = "combat_declared", "Combat declared for the alliance's draw"
+    DECLARATION_WITHDRAWN = "declaration_withdrawn", "Declared combat withdrawn"
+    DRAW_ASKED = "draw_asked", "The alliance's draw asked"
+    ALLIANCE_DREW = "alliance_drew", "The alliance drew the opposition's dice"
+    DECLARATION_VOID = "declaration_void", "Declared combat void"
 
 
 class Event(models.Model):

@@ -19,6 +19,7 @@ __all__ = [
     "Verification",
     "commitment",
     "derive",
+    "mix_draw",
     "new_seed",
     "roll_2d6",
     "verify",
@@ -78,6 +79,14 @@ def new_seed() -> str:
 def commitment(seed: str) -> str:
     """The published commitment to a seed: SHA-256 of the seed's UTF-8 text, as lowercase hex."""
     return _sha256_hex(seed)
+
+
+def mix_draw(seed: str, draw: str) -> str:
+    """The seed of the rolls made after an alliance's draw (docs/rules/dice.md):
+    HMAC-SHA256(key=seed, msg="draw:" + draw) as 64 lowercase hex digits. Whoever knows the
+    seed alone cannot tell the rolls before the draw is made; whoever made the draw cannot
+    either before the seed is revealed."""
+    return hmac.new(seed.encode("utf-8"), f"draw:{draw}".encode(), hashlib.sha256).hexdigest()
 
 
 def _sha256_hex(seed: str) -> str:

@@ -132,13 +132,28 @@ def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]
     if phase.processing_flagged_at is not None:
         return []
     actions = _send_reminders(campaign, phase, now)
+    if phase.awaiting_draw:
+        if now < phase.deadline_at:
+            return actions
+        phase_close(campaign=campaign, phase=phase, actor=None, now=now,
+                    reason="the alliance did not draw in time")
+        _post_notice(campaign, phase, EventKind.PHASE_AUTO_CLOSED,
+                     f"Turn {phase.turn.number}: no alliance player drew in time, so the "
+                     "server drew an empty draw and the opposition phase closed.")
+        return [*actions, SweepAction(campaign.pk, phase.pk, "drawn_by_server")]
     if now >= phase.deadline_at and _extended_for_absences(campaign, phase, now):
         return [*actions, SweepAction(campaign.pk, phase.pk, "extended_for_absence")]
     if now >= phase.deadline_at and phase.deadline_processed_at is None:
         actions.extend(_deadline_reached(campaign, phase, now))
     if now >= phase.deadline_at and campaign.hard_deadline:
-        phase_close(campaign=campaign, phase=phase, actor=None, now=now,
-                    reason="hard deadline reached")
+        nxt = phase_close(campaign=campaign, phase=phase, actor=None, now=now,
+                          reason="hard deadline reached")
+        if nxt.pk == phase.pk and nxt.awaiting_draw:
+            _post_notice(campaign, phase, EventKind.PHASE_AUTO_CLOSED,
+                         f"Turn {phase.turn.number}: the opposition's orders closed at the "
+                         "hard deadline; the declared combats wait for the alliance's draw.")
+            actions.append(SweepAction(campaign.pk, phase.pk, "draw_asked"))
+            return actions
         _post_notice(campaign, phase, EventKind.PHASE_AUTO_CLOSED,
                      f"Turn {phase.turn.number}: the {phase.get_kind_display().lower()} closed "
                      "itself at its hard deadline with the orders given so far.")

@@ -4,6 +4,7 @@ dataclasses, the phase's dice, applying combat results, captures and victory."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -15,6 +16,8 @@ from campaigns.fetch import unit_stats
 from campaigns.models import (
     Campaign,
     CampaignStatus,
+    Declaration,
+    DeclarationStatus,
     DiceRoll,
     Event,
     EventKind,
@@ -39,7 +42,7 @@ from campaigns.services.common import (
     roll_payload,
     side_of,
 )
-from rules.dice import Roll, SeededDice
+from rules.dice import Roll, SeededDice, mix_draw
 from rules.erfworld.board import Board
 from rules.erfworld.combat import CombatResult, CombatSide, CombatUnit
 from rules.erfworld.forts import fortified_hex_owner
@@ -93,6 +96,10 @@ def acting(
                 code="wrong_side",
             )
         require_gm(user=user, campaign=campaign)
+        if phase.awaiting_draw and not RESOLVING_DRAW.get():
+            raise WrongStateError(
+                "The opposition's orders are closed: the declared combats wait for the "
+                "alliance's draw.", code="awaiting_draw")
         return Actor(user=user, player=None, proxy=None,
                      side=side_of(campaign, SideKind.OPPOSITION), phase=phase)
     raise WrongStateError(
@@ -129,6 +136,13 @@ def require_own(actor: Actor, stack: Stack, units: Sequence[Unit]) -> None:
     """The actor commands every unit of the stack: its own (or the late player's)."""
     if stack.side_id != actor.side.pk:
         raise NotAllowedError(f"The stack in {stack.hex} is not of your side.", code="wrong_side")
+    if (actor.phase.kind == PhaseKind.OPPOSITION and not RESOLVING_DRAW.get()
+            and Declaration.objects.filter(phase=actor.phase, stack=stack,
+                                           status=DeclarationStatus.PENDING).exists()):
+        raise WrongStateError(
+            f"The stack in {stack.hex} has a combat declared for the alliance's draw; it "
+            "waits for the draw (withdraw the declaration to give it other orders).",
+            code="declared")
     if actor.player is not None:
         foreign = [u.name for u in units if u.owner_id != actor.player.pk]
         if foreign:
@@ -229,8 +243,45 @@ def known_board(board: Board, *, campaign: Campaign, side: Side, phase: Phase) -
     return replace(board, stacks=stacks)
 
 
+# Set while services/draw.py resolves the opposition's declared combats after the alliance's
+# draw: the services then roll instead of declaring, and the declared stacks may act.
+RESOLVING_DRAW: ContextVar[bool] = ContextVar("resolving_draw", default=False)
+
+
+def declares(campaign: Campaign, phase: Phase) -> bool:
+    """With the alliance's draw, the opposition phase's combats are declared, not rolled."""
+    return (campaign.alliance_draw and phase.kind == PhaseKind.OPPOSITION
+            and not RESOLVING_DRAW.get())
+
+
+def declare(
+    *, campaign: Campaign, actor: Actor, kind: str, stack: Stack, summary: str,
+    target: Stack | None = None, fortification: Fortification | None = None, hex: str = "",
+    options: dict[str, Any] | None = None,
+) -> Event:
+    """Store an opposition combat for the alliance's draw (the checks are done) and tell the
+    GM; nothing is rolled and nothing changes on the map until the draw."""
+    seq = Declaration.objects.filter(phase=actor.phase).count() + 1
+    declaration = Declaration.objects.create(
+        campaign=campaign, phase=actor.phase, seq=seq, kind=kind, stack=stack, target=target,
+        fortification=fortification, hex=hex, options=options or {}, declared_by=actor.user)
+    return record_event(
+        campaign=campaign, kind=EventKind.COMBAT_DECLARED, actor=actor.user, phase=actor.phase,
+        side=actor.side,
+        summary=f"Declared for the alliance's draw (#{seq}): {summary}",
+        payload={"declaration": declaration.pk, "seq": seq, "kind": kind, "stack": stack.pk,
+                 "target": target.pk if target else None,
+                 "fortification": fortification.pk if fortification else None,
+                 "hex": hex or None, **(options or {})},
+    )
+
+
 def phase_dice(phase: Phase) -> SeededDice:
-    return SeededDice(seed=phase.dice_seed, first_number=phase.dice_next_number)
+    """The phase's dice, numbering on; from the alliance's draw on, the seed mixed with it."""
+    seed = phase.dice_seed
+    if phase.drawn_from_number is not None and phase.dice_next_number >= phase.drawn_from_number:
+        seed = mix_draw(seed, phase.alliance_draw)
+    return SeededDice(seed=seed, first_number=phase.dice_next_number)
 
 
 def store_phase_rolls(phase: Phase, dice: SeededDice) -> list[Roll]:

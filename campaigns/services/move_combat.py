@@ -19,6 +19,7 @@ from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateErro
 from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
     Campaign,
+    DeclarationKind,
     Event,
     EventKind,
     Fortification,
@@ -48,6 +49,8 @@ from campaigns.services.engine import (
     combat_payload,
     combat_side,
     combat_units,
+    declare,
+    declares,
     drop_empty_stacks,
     fortification_bonus_hits,
     involved_users,
@@ -287,8 +290,10 @@ def stack_move(
         f"({' → '.join(route)}, {cost} movement)." if entered
         else f"{_by(actor)}'s stack in {start} did not move."
     )
+    deferred = ambush_hex is not None and declares(campaign, actor.phase)
     if ambush_hex:
-        summary += f" It was ambushed from {ambush_hex}."
+        summary += (f" It was stopped by an ambush from {ambush_hex}, rolled at the "
+                    "alliance's draw." if deferred else f" It was ambushed from {ambush_hex}.")
     event = record_event(
         campaign=campaign, kind=EventKind.STACK_MOVED, actor=user, phase=actor.phase,
         side=actor.side, summary=summary,
@@ -299,7 +304,12 @@ def stack_move(
     )
     capture_fortified_hexes(campaign=campaign, phase=actor.phase, hexes=entered, actor=user)
     combat = None
-    if ambush_hex is not None:
+    if deferred:
+        assert ambush_hex is not None
+        combat = declare(campaign=campaign, actor=actor, kind=DeclarationKind.AMBUSH,
+                         stack=stack, hex=ambush_hex,
+                         summary=f"the stack in {stack.hex} is ambushed from {ambush_hex}.")
+    elif ambush_hex is not None:
         combat = _ambush(campaign=campaign, actor=actor, stack=stack, units=units,
                          ambush_hex=ambush_hex)
     check_victory(campaign=campaign, phase=actor.phase, actor=user)
@@ -360,6 +370,20 @@ def _ambush(
     notify(event=event, users=involved_users(campaign, [*units, *ambush_units]),
            kind=NotificationKind.COMBAT)
     return event
+
+
+@transaction.atomic
+def declared_ambush(*, user: User, campaign: Campaign, stack: Stack, hex: str) -> Event:
+    """An ambush declared at a move of the opposition phase, rolled at the alliance's draw
+    (services/draw.py): the enemy stack still in `hex` attacks the stopped stack."""
+    campaign, actor, stack, units = _own_stack(user=user, campaign=campaign, stack=stack,
+                                               on_behalf_of=None)
+    if not Stack.objects.filter(campaign=campaign, hex=hex).exclude(side=actor.side).exists():
+        raise RuleViolationError(f"No enemy stack is left in {hex} to ambush from.",
+                                 code="no_ambusher")
+    combat = _ambush(campaign=campaign, actor=actor, stack=stack, units=units, ambush_hex=hex)
+    check_victory(campaign=campaign, phase=actor.phase, actor=user)
+    return combat
 
 
 # ---------------------------------------------------------------------------
@@ -708,6 +732,13 @@ def stack_attack(
     combat, plan, protectors = setup.combat, setup.plan, setup.protectors
     fighting, def_units = setup.fighting, setup.defender_units
     fort_hits, fortified = setup.fortification_hits, setup.fortified
+    if declares(campaign, actor.phase):
+        return declare(
+            campaign=campaign, actor=actor, kind=DeclarationKind.ATTACK, stack=attacker,
+            target=defender,
+            summary=f"the stack in {attacker.hex} attacks the stack in {defender.hex}.",
+            options={"withdraw": withdraw, "ranged": ranged,
+                     "directed_at": directed_at.pk if directed_at else None})
     dice = phase_dice(actor.phase)
     result = resolve_combat(combat, dice=dice)
     rolls = store_phase_rolls(actor.phase, dice)
@@ -823,6 +854,12 @@ def fortification_besiege(
         raise RuleViolationError("No such fortification.", code="invalid_field",
                                  field="fortification")
     setup = siege_setup(campaign=campaign, actor=actor, stack=stack, units=units, fort=fort)
+    if declares(campaign, actor.phase):
+        return declare(
+            campaign=campaign, actor=actor, kind=DeclarationKind.SIEGE, stack=stack,
+            fortification=fort,
+            summary=f"the stack in {stack.hex} besieges the {fort.get_kind_display().lower()} "
+            f"of {fort.hex}.")
     dice = phase_dice(actor.phase)
     try:
         result = besiege(fortification=setup.fortification, units=setup.units, dice=dice,

@@ -397,6 +397,9 @@ def phase_end(
         raise WrongStateError("That phase has already been closed.", code="phase_already_closed")
     membership = membership_of(user=user, campaign=campaign)
     now = timezone.now()
+    if phase.awaiting_draw:
+        raise WrongStateError("The opposition phase ends with the alliance's draw: the "
+                              "declared combats wait for it.", code="awaiting_draw")
     if membership.role != Role.GM:
         if phase.kind not in ALLIANCE_PHASES:
             raise NotAllowedError("Only the GM ends the opposition phase.", code="gm_only")
@@ -428,6 +431,18 @@ def phase_close(
     person, the deadline sweep (actor None) for a hard deadline or an early close.
     """
     user = actor
+    if phase.kind == PhaseKind.OPPOSITION:
+        from campaigns.services.draw import ask_draw, needs_draw, resolve_draw
+
+        if needs_draw(phase):
+            if not phase.awaiting_draw:
+                return ask_draw(campaign=campaign, phase=phase, actor=actor, now=now)
+            # The draw's deadline passed with no alliance player drawing: the server draws.
+            resolve_draw(campaign=campaign, phase=phase, draw="", by=None, actor=None)
+            phase.refresh_from_db()
+            campaign.refresh_from_db()
+            if phase.status != PhaseStatus.OPEN:
+                return phase
     if phase.kind != PhaseKind.SCOUT:
         from campaigns.services.turns import close_acting_phase
 

@@ -68,6 +68,11 @@ SETTINGS: dict[str, Setting] = {
     "gm_reads_conversations": Setting("The GM may read players' private conversations (those "
                                       "opened while this is on; every member sees it)",
                                       "bool"),
+    "alliance_draw": Setting("The alliance draws the opposition's dice (the GM cannot "
+                             "foresee them; the opposition's combats wait for the draw)",
+                             "bool", when="next_phase"),
+    "alliance_draw_hours": Setting("Time the alliance has to draw", "int", 1, MAX_HOURS,
+                                   unit="hours"),
     "points_budget": Setting("Points budget", "int", 1, 100_000, when="setup"),
     "max_unit_types": Setting("Unit types per player", "int", 1, 20, when="setup"),
     "ambush_value": Setting("Ambush value", "int", 0, 6, when="setup"),

@@ -1,0 +1,238 @@
+"""The alliance's draw: dice the GM, who plays the opposition, cannot foresee.
+
+With `Campaign.alliance_draw` on, every combat of the opposition phase (attacks, sieges and
+the ambushes its moves run into) is declared, not rolled (engine.declare). When the GM ends
+the phase with declarations waiting, the phase stays open and asks the alliance to draw
+(`Phase.draw_asked_at`, a deadline `alliance_draw_hours` away). The first alliance player
+to draw gives any text; the declared combats are then resolved in order with the phase's
+seed mixed with that text (rules.dice.mix_draw), and the phase closes as usual. The GM
+knew neither the draw when declaring, nor could the alliance know the seed when drawing,
+so neither can foresee the dice. If nobody draws in time the server draws an empty text
+(docs/campaigns.md "Dice the GM cannot foresee").
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import NotificationKind, User
+from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.models import (
+    Campaign,
+    Declaration,
+    DeclarationKind,
+    DeclarationStatus,
+    EventKind,
+    Membership,
+    Phase,
+    PhaseKind,
+    PhaseStatus,
+    Role,
+    SideKind,
+    Unit,
+)
+from campaigns.services.common import (
+    lock_campaign,
+    members_of,
+    membership_of,
+    notify,
+    record_event,
+    require_gm,
+    side_of,
+)
+from campaigns.services.engine import RESOLVING_DRAW, require_running
+
+DRAW_MAX_LENGTH = 200
+
+
+def pending_declarations(phase: Phase) -> list[Declaration]:
+    return list(phase.declarations.filter(status=DeclarationStatus.PENDING)
+                .select_related("stack", "target", "fortification", "declared_by")
+                .order_by("seq"))
+
+
+def needs_draw(phase: Phase) -> bool:
+    """The opposition phase cannot close before the alliance's draw: combats wait for it."""
+    return (phase.kind == PhaseKind.OPPOSITION and phase.drawn_at is None
+            and phase.declarations.filter(status=DeclarationStatus.PENDING).exists())
+
+
+def ask_draw(*, campaign: Campaign, phase: Phase, actor: User | None, now: datetime) -> Phase:
+    """The GM ended the opposition phase with declared combats: the alliance is asked to draw
+    (the phase stays open; its deadline becomes the draw's)."""
+    count = phase.declarations.filter(status=DeclarationStatus.PENDING).count()
+    phase.draw_asked_at = now
+    phase.deadline_at = max(now + timedelta(hours=campaign.alliance_draw_hours),
+                            phase.opened_at)
+    phase.deadline_processed_at = None
+    phase.version += 1
+    phase.save(update_fields=["draw_asked_at", "deadline_at", "deadline_processed_at",
+                              "version"])
+    campaign.version += 1
+    campaign.save(update_fields=["version"])
+    event = record_event(
+        campaign=campaign, kind=EventKind.DRAW_ASKED, actor=actor, phase=phase,
+        summary=f"Turn {phase.turn.number}: the opposition's orders are in, with "
+        f"{count} combat{'' if count == 1 else 's'} waiting for the alliance's draw. Any "
+        f"alliance player may draw until {phase.deadline_at:%Y-%m-%d %H:%M} UTC; then the "
+        "server draws.",
+        payload={"declared": count, "deadline_at": phase.deadline_at.isoformat()},
+    )
+    alliance = side_of(campaign, SideKind.ALLIANCE)
+    notify(event=event, users=members_of(campaign, side=alliance),
+           kind=NotificationKind.GENERAL,
+           message=f"{campaign.name}: the opposition has declared its combats; draw the dice "
+           "that resolve them.")
+    return phase
+
+
+@transaction.atomic
+def phase_draw(
+    *, user: User, campaign: Campaign, draw: str, expected_phase: Phase | None
+) -> Phase:
+    """An alliance player draws: the declared combats are resolved with dice mixed from the
+    phase's seed and `draw`, and the opposition phase closes (the next turn opens)."""
+    from campaigns.services.phases import _open_phase_locked, phase_close
+
+    campaign = lock_campaign(campaign)
+    require_running(campaign)
+    membership = membership_of(user=user, campaign=campaign)
+    if (membership.role != Role.PLAYER or membership.side is None
+            or membership.side.kind != SideKind.ALLIANCE):
+        raise NotAllowedError("Only an alliance player draws the opposition's dice.",
+                              code="alliance_only")
+    phase = _open_phase_locked(campaign)
+    if expected_phase is None:
+        raise RuleViolationError("Name the phase you draw for (expected_phase).",
+                                 code="invalid_field", field="expected_phase")
+    if expected_phase.pk != phase.pk or not phase.awaiting_draw:
+        raise WrongStateError("There is no draw waiting in this phase: it was made or the "
+                              "phase has moved on.", code="no_draw_waiting")
+    text = draw.strip()
+    if not text or len(text) > DRAW_MAX_LENGTH:
+        raise RuleViolationError(
+            f"A draw is 1 to {DRAW_MAX_LENGTH} characters of anything you choose (the page "
+            "offers a random one).", code="invalid_field", field="draw")
+    now = timezone.now()
+    resolve_draw(campaign=campaign, phase=phase, draw=text, by=membership, actor=user)
+    phase.refresh_from_db()
+    campaign.refresh_from_db()
+    if phase.status != PhaseStatus.OPEN:
+        return phase  # the campaign ended in one of the combats
+    return phase_close(campaign=campaign, phase=phase, actor=user, now=now)
+
+
+def resolve_draw(
+    *, campaign: Campaign, phase: Phase, draw: str, by: Membership | None, actor: User | None
+) -> None:
+    """Record the draw, then resolve the declared combats in order with the mixed dice; a
+    combat that can no longer be made (its stack or target gone) is void, with the reason."""
+    declarations = pending_declarations(phase)
+    phase.alliance_draw = draw
+    phase.drawn_at = timezone.now()
+    phase.drawn_by = by
+    phase.drawn_from_number = phase.dice_next_number
+    phase.version += 1
+    phase.save(update_fields=["alliance_draw", "drawn_at", "drawn_by", "drawn_from_number",
+                              "version"])
+    who = by.user.public_name if by is not None else "The server (no alliance player drew in time)"
+    record_event(
+        campaign=campaign, kind=EventKind.ALLIANCE_DREW, actor=actor, phase=phase,
+        summary=f"{who} drew the opposition's dice"
+        + (f": {draw!r}." if draw else " with an empty draw.")
+        + f" {len(declarations)} declared combat{'' if len(declarations) == 1 else 's'} "
+        "are resolved with the phase's seed mixed with the draw.",
+        payload={"draw": draw, "by": by.pk if by else None, "declared": len(declarations),
+                 "first_roll": phase.drawn_from_number},
+    )
+    gm = Membership.objects.filter(campaign=campaign, role=Role.GM).select_related("user").first()
+    token = RESOLVING_DRAW.set(True)
+    try:
+        for declaration in declarations:
+            _resolve_one(campaign, phase, declaration, gm.user if gm else None)
+    finally:
+        RESOLVING_DRAW.reset(token)
+
+
+def _resolve_one(campaign: Campaign, phase: Phase, declaration: Declaration,
+                 gm: User | None) -> None:
+    from campaigns.services.move_combat import (
+        declared_ambush,
+        fortification_besiege,
+        stack_attack,
+    )
+
+    user = gm or declaration.declared_by
+    try:
+        with transaction.atomic():
+            current = Campaign.objects.get(pk=campaign.pk)
+            if user is None or declaration.stack is None:
+                raise RuleViolationError("The declaring stack is gone.", code="stack_gone")
+            if declaration.kind == DeclarationKind.ATTACK:
+                if declaration.target is None:
+                    raise RuleViolationError("The target stack is gone.", code="target_gone")
+                options = declaration.options
+                directed = (Unit.objects.filter(pk=options.get("directed_at"), campaign=current)
+                            .first() if options.get("directed_at") else None)
+                event = stack_attack(user=user, campaign=current, stack=declaration.stack,
+                                     target=declaration.target,
+                                     withdraw=bool(options.get("withdraw")),
+                                     directed_at=directed, ranged=options.get("ranged"))
+            elif declaration.kind == DeclarationKind.SIEGE:
+                if declaration.fortification is None:
+                    raise RuleViolationError("The fortification is gone.", code="target_gone")
+                event = fortification_besiege(user=user, campaign=current,
+                                              stack=declaration.stack,
+                                              fortification=declaration.fortification)
+            else:
+                event = declared_ambush(user=user, campaign=current, stack=declaration.stack,
+                                        hex=declaration.hex)
+    except CampaignError as exc:
+        declaration.status = DeclarationStatus.VOID
+        declaration.void_reason = str(exc)
+        declaration.save(update_fields=["status", "void_reason"])
+        record_event(
+            campaign=campaign, kind=EventKind.DECLARATION_VOID, actor=None, phase=phase,
+            side=side_of(campaign, SideKind.OPPOSITION),
+            summary=f"Declared combat #{declaration.seq} is void: {exc}",
+            payload={"declaration": declaration.pk, "seq": declaration.seq,
+                     "reason": str(exc)},
+        )
+        return
+    declaration.status = DeclarationStatus.RESOLVED
+    declaration.event = event
+    declaration.save(update_fields=["status", "event"])
+
+
+@transaction.atomic
+def declaration_withdraw(*, user: User, campaign: Campaign, declaration: Declaration) -> None:
+    """The GM takes back a declared combat before the alliance is asked to draw."""
+    from campaigns.services.phases import _open_phase_locked
+
+    campaign = lock_campaign(campaign)
+    require_running(campaign)
+    require_gm(user=user, campaign=campaign)
+    phase = _open_phase_locked(campaign)
+    found = Declaration.objects.select_for_update().filter(
+        pk=declaration.pk, phase=phase, status=DeclarationStatus.PENDING).first()
+    if found is None:
+        raise RuleViolationError("No such declared combat waits in this phase.",
+                                 code="not_found", field="declaration")
+    if phase.awaiting_draw:
+        raise WrongStateError("The opposition's orders are closed: the declared combats wait "
+                              "for the alliance's draw.", code="awaiting_draw")
+    seq = found.seq
+    found.delete()
+    # Keep the numbering without gaps: later declarations move up by one.
+    for later in Declaration.objects.filter(phase=phase, seq__gt=seq).order_by("seq"):
+        later.seq -= 1
+        later.save(update_fields=["seq"])
+    record_event(
+        campaign=campaign, kind=EventKind.DECLARATION_WITHDRAWN, actor=user, phase=phase,
+        side=side_of(campaign, SideKind.OPPOSITION),
+        summary=f"{user.public_name} withdrew declared combat #{seq}.",
+        payload={"seq": seq},
+    )

@@ -602,7 +602,8 @@ class Declaration(models.Model):
                                       blank=True, related_name="+")
     hex = models.CharField(max_length=8, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                    null=True, related_name="+")
     declared_at = models.DateTimeField(auto_now_add=True)
     event = models.ForeignKey("Event", on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="+")

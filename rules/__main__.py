@@ -49,7 +49,7 @@ def hex_neighbors(label: str) -> object:
 
 
 def dice_verify(data: JSONObject) -> dict[str, object]:
-    only_fields(data, {"seed", "commitment", "rolls"}, "")
+    only_fields(data, {"seed", "commitment", "rolls", "draw"}, "")
     seed = get_str(data, "seed")
     commitment = get_str(data, "commitment")
     rolls = []
@@ -65,10 +65,25 @@ def dice_verify(data: JSONObject) -> dict[str, object]:
                 value=get_int(item, "value", path, minimum=1),
             )
         )
-    result = dice.verify(seed=seed, commitment=commitment, rolls=rolls)
+    # An alliance's draw: rolls from `first_roll` on come from the seed mixed with its text.
+    first = len(rolls) + 10**9
+    mixed = seed
+    if "draw" in data:
+        draw = as_object(data["draw"], "draw")
+        only_fields(draw, {"text", "first_roll"}, "draw")
+        if not isinstance(draw.get("text"), str):
+            raise InputError("draw.text", "is required: the draw's text (may be empty).")
+        first = get_int(draw, "first_roll", "draw", minimum=1)
+        mixed = dice.mix_draw(seed, str(draw["text"]))
+    result = dice.verify(seed=seed, commitment=commitment,
+                         rolls=[r for r in rolls if r.number < first])
+    checks = list(result.results) + list(dice.verify(
+        seed=mixed, commitment=dice.commitment(mixed),
+        rolls=[r for r in rolls if r.number >= first]).results)
+    checks.sort(key=lambda c: c.roll.number)
     return {
         "commitment_ok": result.commitment_ok,
-        "all_ok": result.all_ok,
+        "all_ok": result.commitment_ok and all(c.matches for c in checks),
         "rolls": [
             {
                 "number": c.roll.number,
@@ -78,7 +93,7 @@ def dice_verify(data: JSONObject) -> dict[str, object]:
                 "expected": c.expected,
                 "matches": c.matches,
             }
-            for c in result.results
+            for c in checks
         ],
     }
 
@@ -122,7 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     dice_parser = groups.add_parser("dice", help="verifiable dice (JSON on stdin)")
     dice_commands = dice_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     dice_commands.add_parser(
-        "verify", help='{"seed", "commitment", "rolls": [{"number", "purpose", "sides", "value"}]}'
+        "verify", help='{"seed", "commitment", "rolls": [{"number", "purpose", "sides", '
+        '"value"}], optional "draw": {"text", "first_roll"}}'
     )
     dice_commands.add_parser("commit", help='{"seed"} → {"commitment": SHA-256 of the seed}')
 

@@ -16,6 +16,9 @@ class PhaseSerializer(serializers.Serializer):
     opened_at = serializers.DateTimeField()
     deadline_at = serializers.DateTimeField()
     dice_commitment = serializers.CharField(help_text="SHA-256 of the phase's secret dice seed.")
+    awaiting_draw = serializers.BooleanField(
+        help_text="The opposition's orders are in and its declared combats wait for the "
+        "alliance's draw (`phase/draw/`); `deadline_at` is then the draw's deadline.")
 
 
 class UnitSerializer(serializers.Serializer):

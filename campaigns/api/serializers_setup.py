@@ -55,8 +55,25 @@ class DicePhaseSerializer(serializers.Serializer):
     closed_at = serializers.DateTimeField(allow_null=True)
 
 
+class DrawSerializer(serializers.Serializer):
+    asked_at = serializers.DateTimeField(help_text="When the GM ended the opposition's orders.")
+    drawn_at = serializers.DateTimeField(allow_null=True)
+    text = serializers.CharField(allow_null=True, allow_blank=True,
+                                 help_text="The draw; empty when the server drew at the "
+                                 "draw's deadline; null until drawn.")
+    by = serializers.CharField(allow_null=True, help_text="The alliance player who drew.")
+    by_server = serializers.BooleanField()
+    first_roll = serializers.IntegerField(
+        allow_null=True, help_text="Rolls from this number on use the mixed seed.")
+    mixed_seed = serializers.CharField(
+        allow_null=True, help_text="HMAC-SHA256(key=seed, msg=\"draw:\" + text); null until "
+        "the seed is revealed.")
+
+
 class PhaseDiceSerializer(DiceVerificationSerializer):
     phase = DicePhaseSerializer()
+    draw = DrawSerializer(allow_null=True, help_text="The alliance's draw of an opposition "
+                          "phase; null where none was asked.")
 
 
 class SetupDiceInfoSerializer(serializers.Serializer):

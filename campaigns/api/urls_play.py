@@ -2,6 +2,7 @@
 
 from django.urls import URLPattern, path
 
+from campaigns.api import views_draw as d
 from campaigns.api import views_play as v
 
 C = "campaigns/<int:campaign_id>/"
@@ -24,6 +25,10 @@ urlpatterns: list[URLPattern] = [
          name="fortification-repair"),
     path(C + "pops/buy/", v.PopsBuyApi.as_view(), name="pops-buy"),
     path(C + "pops/share/", v.PopsShareApi.as_view(), name="pops-share"),
+    path(C + "phase/draw/", d.DrawApi.as_view(), name="phase-draw"),
+    path(C + "declarations/", d.DeclarationsApi.as_view(), name="declarations"),
+    path(C + "declarations/<int:declaration_id>/withdraw/", d.DeclarationWithdrawApi.as_view(),
+         name="declaration-withdraw"),
     path(C + "gm/end-phase/", v.GmEndPhaseApi.as_view(), name="gm-end-phase"),
     path(C + "gm/revert/", v.GmRevertApi.as_view(), name="gm-revert"),
     path(C + "gm/unflag/", v.GmUnflagApi.as_view(), name="gm-unflag"),

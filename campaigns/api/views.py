@@ -102,6 +102,7 @@ PHASE_EXAMPLE = {
     "id": 41, "kind": "move_combat", "turn": 1, "opened_at": "2026-03-02T18:00:00Z",
     "deadline_at": "2026-03-05T18:00:00Z",
     "dice_commitment": "fe3886524323eb574ef85209e721518f787f39caa6901a82f8d20d91d72a96c5",
+    "awaiting_draw": False,
 }
 OWN_UNIT_EXAMPLE = {
     "id": 40, "name": "Spearman 1", "owner": 12, "unit_type": "Spearman", "hits": 4,

@@ -37,7 +37,7 @@ from campaigns.api.views import (
     PhaseOpenedSerializer,
     _user,
 )
-from campaigns.models import Campaign, Fortification, Membership, Stack, Unit
+from campaigns.models import Campaign, EventKind, Fortification, Membership, Stack, Unit
 from campaigns.selectors import play
 from campaigns.services import (
     fortification_adjust_hits,
@@ -441,6 +441,9 @@ class UnitsMountApi(APIView):
 
 class CombatOutputSerializer(serializers.Serializer):
     event = serializers.IntegerField(help_text="The id of the combat's event.")
+    declared = serializers.BooleanField(
+        help_text="true: declared for the alliance's draw, not rolled yet (the opposition "
+        "phase of a campaign with the alliance's draw); `report` is then the declaration.")
     report = serializers.JSONField(help_text="The event's report: result, explanation, every "
                                    "die, casualties.")
     stack = StackSerializer(allow_null=True, help_text="Your stack after it (map JSON shape); "
@@ -463,6 +466,7 @@ class StackAttackApi(APIView):
         event = stack_attack(user=_user(request), campaign=campaign,
                              **_attack_arguments(request, campaign, stack_id, data))
         return Response({"event": event.pk, "report": event.payload,
+                         "declared": event.kind == EventKind.COMBAT_DECLARED,
                          "stack": _stack_json(request, campaign, stack_id)})
 
 
@@ -488,6 +492,7 @@ class StackSiegeApi(APIView):
                                       fortification=fort,
                                       on_behalf_of=_on_behalf_of(campaign, data))
         return Response({"event": event.pk, "report": event.payload,
+                         "declared": event.kind == EventKind.COMBAT_DECLARED,
                          "stack": _stack_json(request, campaign, stack.pk),
                          "fortification": play.fortification_json(fort)})
 

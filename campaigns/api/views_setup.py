@@ -824,12 +824,12 @@ class PhaseDiceApi(APIView):
             "commitment": PHASE_EXAMPLE["dice_commitment"],
             "seed": "af3d4c225797849b0873b0d5cad8f5dfa7516d9954832e0e4a548155e83493e7",
             "revealed": True, "commitment_ok": True, "rolls": [DICE_ROLL_EXAMPLE],
-            "all_match": True, "phase": {
+            "all_match": True, "draw": None, "phase": {
                 "id": 41, "turn": 1, "kind": "move_combat", "status": "closed",
                 "opened_at": "2026-03-02T18:00:00Z", "closed_at": "2026-03-04T21:40:00Z"}}),
                   answer_example("still open", {
             "commitment": PHASE_EXAMPLE["dice_commitment"], "seed": None, "revealed": False,
-            "commitment_ok": None, "rolls": [], "all_match": None, "phase": {
+            "commitment_ok": None, "rolls": [], "all_match": None, "draw": None, "phase": {
                 "id": 42, "turn": 1, "kind": "opposition", "status": "open",
                 "opened_at": "2026-03-04T21:40:00Z", "closed_at": None}})],
     )

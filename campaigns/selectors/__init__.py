@@ -111,7 +111,8 @@ def _stacks_with_units(
 def _current_phase(campaign: Campaign) -> dict[str, Any] | None:
     phase = (
         Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN)
-        .values("id", "kind", "turn__number", "opened_at", "deadline_at", "dice_commitment")
+        .values("id", "kind", "turn__number", "opened_at", "deadline_at", "dice_commitment",
+                "draw_asked_at", "drawn_at")
         .first()
     )
     if phase is None:
@@ -123,6 +124,7 @@ def _current_phase(campaign: Campaign) -> dict[str, Any] | None:
         "opened_at": phase["opened_at"].isoformat(),
         "deadline_at": phase["deadline_at"].isoformat(),
         "dice_commitment": phase["dice_commitment"],
+        "awaiting_draw": phase["draw_asked_at"] is not None and phase["drawn_at"] is None,
     }
 
 
@@ -282,6 +284,7 @@ def phase_status_board(*, user: User, campaign: Campaign) -> dict[str, Any] | No
         "opened_at": phase.opened_at,
         "deadline_at": phase.deadline_at,
         "dice_commitment": phase.dice_commitment,
+        "awaiting_draw": phase.awaiting_draw,
         "players": players,
     }
 

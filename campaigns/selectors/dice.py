@@ -28,7 +28,8 @@ from campaigns.models import (
     Stack,
 )
 from campaigns.selectors import _membership, sees_everything
-from rules.dice import Roll, verify
+from rules.dice import Roll, mix_draw, verify
+from rules.dice import commitment as dice_commitment
 
 HIDDEN = "hidden"
 
@@ -105,13 +106,22 @@ def _visible_numbers(viewer: Viewer, events: Iterable[Mapping[str, Any]]) -> set
 
 def _checked_rolls(
     viewer: Viewer, *, seed: str, commitment: str, rows: list[DiceRoll],
-    visible_numbers: set[int],
+    visible_numbers: set[int], mixed: tuple[int, str] | None = None,
 ) -> tuple[bool, list[dict[str, Any]]]:
+    """Every roll re-derived: from the seed, or (`mixed`: first roll number, mixed seed)
+    from the seed mixed with the alliance's draw from that roll on."""
     rolls = [Roll(number=r.number, purpose=r.purpose, sides=r.sides, value=r.value)
              for r in rows]
-    checked = verify(seed=seed, commitment=commitment, rolls=rolls)
+    first = mixed[0] if mixed else len(rolls) + 10**9
+    checked = verify(seed=seed, commitment=commitment,
+                     rolls=[r for r in rolls if r.number < first])
+    results = list(checked.results)
+    if mixed is not None:
+        after = [r for r in rolls if r.number >= first]
+        results += verify(seed=mixed[1], commitment=dice_commitment(mixed[1]),
+                          rolls=after).results
     out = []
-    for result in checked.results:
+    for result in sorted(results, key=lambda c: c.roll.number):
         roll = result.roll
         shown = viewer.is_gm or (roll.number in visible_numbers
                                  and viewer.sees_purpose(roll.purpose))
@@ -133,11 +143,11 @@ def _unrevealed(commitment: str) -> dict[str, Any]:
 
 def _revealed(
     viewer: Viewer, *, seed: str, commitment: str, rows: list[DiceRoll],
-    events: Iterable[Mapping[str, Any]],
+    events: Iterable[Mapping[str, Any]], mixed: tuple[int, str] | None = None,
 ) -> dict[str, Any]:
     commitment_ok, rolls = _checked_rolls(
         viewer, seed=seed, commitment=commitment, rows=rows,
-        visible_numbers=_visible_numbers(viewer, events),
+        visible_numbers=_visible_numbers(viewer, events), mixed=mixed,
     )
     return {"commitment": commitment, "seed": seed, "revealed": True,
             "commitment_ok": commitment_ok, "rolls": rolls,
@@ -153,15 +163,34 @@ def phase_dice_verification(*, user: User, campaign: Campaign, phase: Phase) -> 
                             field="phase")
     info = {"id": phase.pk, "turn": phase.turn.number, "kind": phase.kind,
             "status": phase.status, "opened_at": phase.opened_at, "closed_at": phase.closed_at}
+    draw = _draw_info(phase)
     # The seed is secret until the phase closes: read it only then (Phase.revealed_seed).
     seed = phase.revealed_seed
     if seed is None or phase.status != PhaseStatus.CLOSED:
-        return {"phase": info, **_unrevealed(phase.dice_commitment)}
+        return {"phase": info, "draw": draw, **_unrevealed(phase.dice_commitment)}
     rows = list(DiceRoll.objects.filter(phase=phase).order_by("number"))
     events = Event.objects.filter(phase=phase, payload__has_any_keys=["rolls", "dice"]).values(
         "side_id", "payload")
-    return {"phase": info, **_revealed(viewer, seed=seed, commitment=phase.dice_commitment,
-                                       rows=rows, events=events)}
+    mixed = None
+    if draw is not None and draw["first_roll"] is not None:
+        draw["mixed_seed"] = mix_draw(seed, draw["text"])
+        mixed = (draw["first_roll"], draw["mixed_seed"])
+    return {"phase": info, "draw": draw,
+            **_revealed(viewer, seed=seed, commitment=phase.dice_commitment, rows=rows,
+                        events=events, mixed=mixed)}
+
+
+def _draw_info(phase: Phase) -> dict[str, Any] | None:
+    """The alliance's draw of an opposition phase (None where none was asked): the text (the
+    server's empty draw when nobody drew in time), who drew, when, and the first roll made
+    with the seed mixed with it (its mixed seed is added once the seed is revealed)."""
+    if phase.draw_asked_at is None:
+        return None
+    by = phase.drawn_by.user.public_name if phase.drawn_by is not None else None
+    return {"asked_at": phase.draw_asked_at, "drawn_at": phase.drawn_at,
+            "text": phase.alliance_draw if phase.drawn_at else None,
+            "by": by, "by_server": phase.drawn_at is not None and phase.drawn_by_id is None,
+            "first_roll": phase.drawn_from_number, "mixed_seed": None}
 
 
 def setup_dice_verification(*, user: User, campaign: Campaign) -> dict[str, Any]:

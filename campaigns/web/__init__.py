@@ -74,8 +74,11 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
             "standing_scout").filter(pk__in=[p["membership"] for p in late])}
         for p in late:
             p["standing"] = filed.get(p["membership"], "")
+    draw = _draw_context(campaign, board, is_gm=is_gm,
+                         is_alliance_player=is_alliance_player)
     return {
         "open": True,
+        "draw": draw,
         "board": board,
         "phase_id": _open_phase_id(campaign),
         "deadline_iso": board["deadline_at"].isoformat(),
@@ -90,13 +93,27 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         "is_chief_warlord": is_chief,
         # The Chief Warlord may end an alliance phase once nobody is still within their
         # time; the GM may end any phase at any time (services/phases.py phase_end).
-        "can_end_phase": is_gm or (is_chief and not waiting),
+        "can_end_phase": (is_gm or (is_chief and not waiting)) and not board["awaiting_draw"],
         "end_phase_waiting": [p["name"] for p in waiting] if is_chief else [],
         "act_for": ([p for p in late if p["membership"] != membership.pk]
                     + _open_seat_rows(campaign)) if is_chief else [],
         "is_scout_phase": board["phase"] == PhaseKind.SCOUT,
         "nobody_done": bool(board["players"]) and not any(p["done"] for p in board["players"]),
     }
+
+
+def _draw_context(campaign: Campaign, board: dict[str, Any], *, is_gm: bool,
+                  is_alliance_player: bool) -> dict[str, Any] | None:
+    """The alliance's draw in the opposition phase: the GM's declared combats (with a
+    withdraw button until the draw is asked), and the draw form for alliance players."""
+    if board["phase"] != PhaseKind.OPPOSITION or not campaign.alliance_draw:
+        return None
+    from campaigns.selectors.draw import declaration_rows
+
+    declared = declaration_rows(campaign)[1] if is_gm or board["awaiting_draw"] else []
+    return {"awaiting": board["awaiting_draw"], "can_draw": is_alliance_player
+            and board["awaiting_draw"], "count": len(declared),
+            "declarations": declared if is_gm else []}
 
 
 def _open_seat_rows(campaign: Campaign) -> list[dict[str, Any]]:

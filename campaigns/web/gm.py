@@ -331,6 +331,9 @@ def _expected_phase(campaign: Campaign, post: Any) -> Phase:
 def _end_phase(user: User, campaign: Campaign, post: Any) -> str:
     expected = _expected_phase(campaign, post)
     phase = phase_end(user=user, campaign=campaign, reason=_reason(post), expected_phase=expected)
+    if phase.pk == expected.pk and phase.awaiting_draw:
+        return ("The opposition's orders are in; its declared combats wait for the alliance's "
+                "draw.")
     return f"Phase ended; now turn {phase.turn.number}: {phase.get_kind_display()}."
 
 

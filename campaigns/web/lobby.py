@@ -26,6 +26,7 @@ from campaigns.models import (
     Absence,
     Campaign,
     CampaignStatus,
+    Declaration,
     Membership,
     Phase,
     PhaseStatus,
@@ -54,6 +55,7 @@ from campaigns.services import (
     units_buy,
 )
 from campaigns.services.absences import absence_cancel, absence_declare
+from campaigns.services.draw import declaration_withdraw, phase_draw
 from campaigns.services.seats import open_seats, player_leave, player_remove, seat_claim
 from campaigns.services.settings import settings_rows
 from campaigns.services.standing import standing_orders_set
@@ -192,11 +194,61 @@ def phase_end_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
                               campaign=campaign, expected_phase=expected)
     except CampaignError as exc:
         return _after_phase_action(request, campaign, error=str(exc))
+    if new_phase.pk == expected.pk and new_phase.awaiting_draw:
+        return _after_phase_action(
+            request, campaign,
+            message="The opposition's orders are in; its declared combats wait for the "
+            "alliance's draw.")
     return _after_phase_action(
         request, campaign,
         message=f"The phase is closed; turn {new_phase.turn.number}: "
         f"the {new_phase.get_kind_display().lower()} is open.",
     )
+
+
+@login_required
+@require_POST
+def phase_draw_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """An alliance player draws the opposition's dice (services/draw.py)."""
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    expected = None
+    with contextlib.suppress(ValueError):
+        expected = Phase.objects.filter(
+            pk=int(request.POST.get("phase", "")), campaign=campaign).first()
+    try:
+        new_phase = phase_draw(user=request.user,  # type: ignore[arg-type]
+                               campaign=campaign, draw=request.POST.get("draw", ""),
+                               expected_phase=expected)
+    except CampaignError as exc:
+        return _after_phase_action(request, campaign, error=str(exc))
+    if new_phase.status != PhaseStatus.OPEN:
+        return _after_phase_action(request, campaign,
+                                   message="You drew; the campaign ended in the combats.")
+    return _after_phase_action(
+        request, campaign,
+        message=f"You drew: the opposition's combats are resolved (see the reports); turn "
+        f"{new_phase.turn.number}: the {new_phase.get_kind_display().lower()} is open.")
+
+
+@login_required
+@require_POST
+def declaration_withdraw_view(
+    request: HttpRequest, campaign_id: int, declaration_id: int
+) -> HttpResponse:
+    """The GM withdraws a declared combat before the alliance is asked to draw."""
+    campaign = _campaign(campaign_id)
+    member_or_404(request, campaign)
+    declaration = Declaration.objects.filter(campaign=campaign, pk=declaration_id).first()
+    if declaration is None:
+        return _after_phase_action(request, campaign, error="No such declared combat.")
+    try:
+        declaration_withdraw(user=request.user,  # type: ignore[arg-type]
+                             campaign=campaign, declaration=declaration)
+    except CampaignError as exc:
+        return _after_phase_action(request, campaign, error=str(exc))
+    return _after_phase_action(request, campaign,
+                               message=f"Declared combat #{declaration.seq} is withdrawn.")
 
 
 # --- Join ----------------------------------------------------------------------------------
@@ -648,6 +700,9 @@ urlpatterns = [
     path("<int:campaign_id>/phase/done/", phase_done, name="phase-done"),
     path("<int:campaign_id>/phase/undone/", phase_undone, name="phase-undone"),
     path("<int:campaign_id>/phase/end/", phase_end_view, name="phase-end"),
+    path("<int:campaign_id>/phase/draw/", phase_draw_view, name="phase-draw"),
+    path("<int:campaign_id>/declarations/<int:declaration_id>/withdraw/",
+         declaration_withdraw_view, name="declaration-withdraw"),
     path("<int:campaign_id>/unit-types/preview/", unit_type_preview_view,
          name="unit-type-preview"),
     path("<int:campaign_id>/unit-types/", unit_type_create_view, name="unit-type-create"),

@@ -26,6 +26,7 @@ from campaigns.api import urls as api_urls
 from campaigns.api.views_setup import SMALL_SCENARIO
 from campaigns.models import (
     Campaign,
+    Declaration,
     Fortification,
     Membership,
     Notification,
@@ -172,6 +173,29 @@ def opposition_phase(world: World) -> World:
 
 
 NEXT_TO_G7 = format_label(neighbor(parse_label("G7"), Direction["NW"]))
+
+
+def alliance_draw(world: World) -> World:
+    """The campaign has the alliance's draw on (the opposition's combats wait for it)."""
+    Campaign.objects.filter(pk=world.campaign.pk).update(alliance_draw=True)
+    world.campaign.refresh_from_db()
+    return world
+
+
+def declared(world: World) -> World:
+    """The GM declares the G7 stack's attack on the player's stack next to it."""
+    from campaigns.services.move_combat import stack_attack
+
+    stack_attack(user=world.gm, campaign=world.campaign, stack=opposition_stack(world, "G7"),
+                 target=own_stack(world.player))
+    world.refs["declaration"] = Declaration.objects.get(phase=world.open_phase()).pk
+    return world
+
+
+def draw_asked(world: World) -> World:
+    """The GM ends the opposition phase: the alliance is asked to draw."""
+    phase_end(user=world.gm, campaign=world.campaign, reason="matrix")
+    return world
 
 
 def placed(hex_label: str) -> Callable[[World], World]:
@@ -642,6 +666,23 @@ ROWS: list[Row] = [
                               "stack_id": opposition_stack(w, "G7").pk},
         body=lambda w: {"target": own_stack(w.player).pk},
         expect=expect(player=NOT_FOUND, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=200)),
+    Row("stack-attack", "POST", variant="the opposition phase with the alliance's draw",
+        world=play(placed(NEXT_TO_G7), alliance_draw, opposition_phase),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk,
+                              "stack_id": opposition_stack(w, "G7").pk},
+        body=lambda w: {"target": own_stack(w.player).pk},
+        expect=expect(player=NOT_FOUND, ally=NOT_FOUND, chief_warlord=NOT_FOUND, gm=200)),
+    # --- the alliance's draw
+    Row("declaration-withdraw", "POST",
+        world=play(placed(NEXT_TO_G7), alliance_draw, opposition_phase, declared),
+        url_kwargs=lambda w: {"campaign_id": w.campaign.pk,
+                              "declaration_id": w.refs["declaration"]},
+        expect=gm_only(204)),
+    Row("phase-draw", "POST",
+        world=play(placed(NEXT_TO_G7), alliance_draw, opposition_phase, declared, draw_asked),
+        body=lambda w: {"expected_phase": w.open_phase().pk, "draw": "matrix"},
+        # Any alliance player draws; the GM, who declared the combats, may not.
+        expect=expect(player=200, ally=200, chief_warlord=200, gm=(403, "alliance_only"))),
     # --- pops
     Row("pops-buy", "POST", world=play(with_pop_points(20)),
         body=lambda w: {"unit_type": unit_type_of(w.player).pk, "count": 1, "hex": "B10"},

@@ -83,7 +83,7 @@ def test_a_closed_phase_shows_its_seed_and_every_roll_re_derived(client_for):
                   "opened_at": phase.opened_at.isoformat().replace("+00:00", "Z"),
                   "closed_at": phase.closed_at.isoformat().replace("+00:00", "Z")},
         "commitment": SEED_COMMITMENT, "seed": SEED, "revealed": True, "commitment_ok": True,
-        "rolls": COMBAT_ROLLS, "all_match": True,
+        "rolls": COMBAT_ROLLS, "all_match": True, "draw": None,
     })
 
 
@@ -94,7 +94,7 @@ def test_an_open_phase_shows_its_commitment_and_never_its_seed(client_for):
     body = response.json()
     assert (response.status_code, {k: v for k, v in body.items() if k != "phase"}) == (200, {
         "commitment": phase.dice_commitment, "seed": None, "revealed": False,
-        "commitment_ok": None, "rolls": [], "all_match": None,
+        "commitment_ok": None, "rolls": [], "all_match": None, "draw": None,
     })
     assert phase.dice_seed not in response.content.decode()
 

@@ -133,6 +133,7 @@ GET_ROUTES: dict[str, Callable[[Audit], Iterator[str]]] = {
     "threads": plain("threads"),
     "mutes": plain("mutes"),
     "after-action": plain("after-action"),
+    "declarations": plain("declarations"),
     "thread-posts": every_thread,
 }
 
@@ -255,7 +256,8 @@ def audit(client, state: Audit) -> tuple[dict[str, list[Any]], set[str]]:
     for url, (route, status, text) in calls.items():
         assert status in (200, 201) or (status == 404 and text == NOT_FOUND) or (
             status in (400, 403) and (route.startswith("stack-") or route == "scout-orders")
-        ) or (status == 400 and route == "events" and text == SINCE_REFUSED), (
+        ) or (status == 400 and route == "events" and text == SINCE_REFUSED) or (
+            status == 403 and route == "declarations" and '"code":"gm_only"' in text), (
             url, status, text)
     return ({url: leaks(text, hidden) for url, (_, _, text) in calls.items()},
             {route for route, status, _ in calls.values() if status in (200, 201)})
@@ -266,8 +268,9 @@ def no_leaks(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
 
 
 # The audit's army has no siege unit: its stacks' siege targets are refused (400) everywhere;
-# the after-action report is "not found" until the campaign ends (the fog lifts then).
-NO_SIEGE = {"stack-siege-targets", "after-action"}
+# the after-action report is "not found" until the campaign ends (the fog lifts then); the
+# opposition's declared combats are the GM's alone (403 to a player).
+NO_SIEGE = {"stack-siege-targets", "after-action", "declarations"}
 ALL_BUT_MOVES = set(GET_ROUTES) - {"stack-reachable", "stack-path", "stack-targets"} - NO_SIEGE
 
 

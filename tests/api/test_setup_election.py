@@ -178,7 +178,7 @@ def test_the_gm_starts_the_campaign(client_for):
         "phase": {"id": phase.pk, "kind": "scout", "turn": 1,
                   "opened_at": phase.opened_at.isoformat().replace("+00:00", "Z"),
                   "deadline_at": phase.deadline_at.isoformat().replace("+00:00", "Z"),
-                  "dice_commitment": phase.dice_commitment},
+                  "dice_commitment": phase.dice_commitment, "awaiting_draw": False},
     })
 
 

@@ -13,7 +13,7 @@ def fingerprint(campaign_id: int) -> dict:
         models.Turn, models.Phase, models.PlayerPhaseStatus, models.ScoutOrder,
         models.Sighting, models.DiceRoll, models.Event, models.PhaseSnapshot,
         models.Notification, models.Fortification, models.Thread, models.Post,
-        models.ThreadParticipant, models.Mute,
+        models.ThreadParticipant, models.Mute, models.Declaration,
     ):
         qs = model.objects.all() if model is models.Campaign else model.objects.all()
         key = "pk" if model is models.Campaign else None

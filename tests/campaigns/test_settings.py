@@ -112,7 +112,8 @@ def test_after_the_start_what_shapes_the_armies_is_fixed(name):
      "description, player_cap, scout_hours, phase_hours, opposition_hours, deadline_mode, "
      "deadline_clock, deadline_zone, deadline_days_off, hard_deadline, early_close, "
      "max_extension_hours, max_pause_hours, absence_days, absence_extends, "
-     "missed_phases_limit, diplomacy, gm_reads_conversations, points_budget, "
+     "missed_phases_limit, diplomacy, gm_reads_conversations, alliance_draw, "
+     "alliance_draw_hours, points_budget, "
      "max_unit_types, ambush_value, terrain_known_to_all)."),
     ({"phase_hours": 48, "ambush_value": 99}, "ambush_value",
      "Ambush value: a whole number from 0 to 6, not 99."),

@@ -73,6 +73,9 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     # Phases.
     ("done", "POST"): Control("campaigns:lobby", PHASE_BAR, "url 'campaigns:phase-done'"),
     ("phase-end", "POST"): Control("campaigns:lobby", PHASE_BAR, "url 'campaigns:phase-end'"),
+    ("phase-draw", "POST"): Control("campaigns:lobby", PHASE_BAR, "url 'campaigns:phase-draw'"),
+    ("declaration-withdraw", "POST"): Control("campaigns:lobby", PHASE_BAR,
+                                              "url 'campaigns:declaration-withdraw'"),
     ("scout-orders", "POST"): Control("campaigns:map", MAP, '"scout-submit"'),
     ("scout-order-cancel", "POST"): Control("campaigns:map", MAP, "`scout-cancel-${unit.id}`"),
     # The map's orders.

@@ -180,6 +180,11 @@ class CampaignSettingsSerializer(serializers.Serializer):
     gm_reads_conversations = serializers.BooleanField(
         required=False, help_text="The GM may read the private conversations opened while "
         "this is on.")
+    alliance_draw = serializers.BooleanField(
+        required=False, help_text="The opposition's combats wait for an alliance player's "
+        "draw (dice the GM cannot foresee); after the start, from the next phase.")
+    alliance_draw_hours = serializers.IntegerField(
+        required=False, help_text="How long the alliance has to draw before the server draws.")
     points_budget = serializers.IntegerField(required=False, help_text="Setup only.")
     max_unit_types = serializers.IntegerField(required=False, help_text="Setup only.")
     ambush_value = serializers.IntegerField(required=False, help_text="Setup only.")
@@ -208,6 +213,8 @@ class CampaignDetailApi(APIView):
             help_text="Changes made after the start, applied when the next phase opens.")
         diplomacy = serializers.BooleanField()
         gm_reads_conversations = serializers.BooleanField()
+        alliance_draw = serializers.BooleanField()
+        alliance_draw_hours = serializers.IntegerField()
         points_budget = serializers.IntegerField()
         max_unit_types = serializers.IntegerField()
         ambush_value = serializers.IntegerField()
@@ -238,6 +245,7 @@ class CampaignDetailApi(APIView):
                        "ambush_value": 2, "terrain_known_to_all": True,
                        "hard_deadline": False, "early_close": False,
                        "diplomacy": False, "gm_reads_conversations": False,
+                       "alliance_draw": True, "alliance_draw_hours": 24,
                        "max_extension_hours": 168, "max_pause_hours": 72,
                        "paused_seconds": 5400, "entry_hex": "A1", "victory_hex": "J10",
                        "winner": "", "version": 7, "created_at": "2026-03-01T09:30:00Z",

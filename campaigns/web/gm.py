@@ -282,6 +282,7 @@ SETTINGS_GROUPS = [
               "deadline_clock", "deadline_zone", "deadline_days_off", "hard_deadline",
               "early_close", "max_extension_hours", "max_pause_hours"]),
     ("Forum", ["diplomacy", "gm_reads_conversations"]),
+    ("Dice", ["alliance_draw", "alliance_draw_hours"]),
     ("Armies and map (fixed at the start)", ["points_budget", "max_unit_types", "ambush_value",
                                              "terrain_known_to_all"]),
 ]

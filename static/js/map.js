@@ -1627,7 +1627,9 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
       // it was going (data.path is the route it really took, start hex first).
       const stopped = data.path[data.path.length - 1];
       result = {
-        text: (data.ambushed
+        text: (data.ambush_declared
+          ? `Stopped in ${stopped} after ${plural(data.cost, "movement point")} by an ambush from ${path[data.path.length - 1]}; the ambush is rolled at the alliance's draw.`
+          : data.ambushed
           ? `Ambushed from ${path[data.path.length - 1]}: the stack stopped in ${stopped} after ${plural(data.cost, "movement point")}; see the combat report.`
           : `Moved to ${dest} for ${plural(cost, "movement point")}.`) +
           (moved === null ? " The stack is gone." : ""),
@@ -1735,6 +1737,14 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     run("attack", async () => {
       const data = await api("POST", `stacks/${stackId}/attack/`, body);
       tool = null;
+      if (data.declared) {
+        result = {
+          text: `Declared (#${data.report.seq}): the attack on the stack in ${where} is rolled at the alliance's draw, after you end the phase.`,
+          event: data.event,
+        };
+        await refresh(stackId);
+        return;
+      }
       const r = (data.report && data.report.result) || {};
       const lines = [];
       if (r.hits_on_defender !== undefined) {
@@ -1922,6 +1932,14 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     run("siege", async () => {
       const data = await api("POST", `stacks/${stackId}/siege/`, { fortification: target.id });
       tool = null;
+      if (data.declared) {
+        result = {
+          text: `Declared (#${data.report.seq}): the siege of ${target.description} is rolled at the alliance's draw, after you end the phase.`,
+          event: data.event,
+        };
+        await refresh(stackId, { reloadTools: true });
+        return;
+      }
       const r = data.report || {};
       const f = data.fortification || {};
       const state = f.hits === 0 ? (f.kind === "tower" ? " It is destroyed." : " The hexside is breached.") : "";

@@ -52,6 +52,7 @@ TABLES: list[tuple[type[models.Model], Callable[[int], dict[str, Any]]]] = [
     (m.Sighting, lambda c: {"campaign_id": c}),
     (m.DiceRoll, lambda c: {"campaign_id": c}),
     (m.Event, lambda c: {"campaign_id": c}),
+    (m.Declaration, lambda c: {"campaign_id": c}),
     (m.PhaseSnapshot, lambda c: {"phase__campaign_id": c}),
     (m.Notice, lambda c: {"campaign_id": c}),
     (m.Absence, lambda c: {"membership__campaign_id": c}),

@@ -112,6 +112,23 @@ def test_dice_verify_flags_a_wrong_commitment():
     assert (result["commitment_ok"], result["all_ok"]) == (False, False)
 
 
+def test_dice_verify_takes_a_draw_for_the_rolls_from_its_first_roll_on():
+    doc_seed = "0123456789abcdef" * 4
+    rolls = [
+        {"number": 1, "purpose": "combat 1 attacker die 1", "sides": 6, "value": 5},
+        {"number": 6, "purpose": "combat 2 attacker die 1", "sides": 6, "value": 6},
+        {"number": 7, "purpose": "combat 2 attacker die 2", "sides": 6, "value": 6},
+    ]
+    body = {"seed": doc_seed, "commitment": dice.commitment(doc_seed), "rolls": rolls,
+            "draw": {"text": "the river runs north", "first_roll": 6}}
+    result = run_json(["dice", "verify"], body)
+    assert (result["commitment_ok"], result["all_ok"],
+            [r["expected"] for r in result["rolls"]]) == (True, True, [5, 6, 6])
+    # Without the draw, rolls 6 and 7 are not what the seed alone gives.
+    plain = run_json(["dice", "verify"], {k: v for k, v in body.items() if k != "draw"})
+    assert (plain["all_ok"], [r["expected"] for r in plain["rolls"]]) == (False, [5, 4, 1])
+
+
 COST_CASES = [
     # The worked example of rules-erfworld.md §1.
     ({"hits": 5, "attack": 5, "defence": 3, "move": 2, "specials": []},

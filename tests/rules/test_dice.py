@@ -19,6 +19,7 @@ from rules.dice import (
     SeededDice,
     commitment,
     derive,
+    mix_draw,
     new_seed,
     roll_2d6,
     verify,
@@ -263,3 +264,14 @@ def test_verify_detects_tampered_commitment() -> None:
     assert not result.commitment_ok
     assert all(c.matches for c in result.results)
     assert not result.all_ok
+
+
+def test_a_draw_mixes_into_the_seed_as_the_worked_case_says() -> None:
+    mixed = mix_draw(DOC_SEED, "the river runs north")
+    assert mixed == "657bd63b9040a9165d2d3a93ce771cc1c7afa3b26e69f7ecfdc47f2e133ad12d"
+    assert mixed == hmac.new(DOC_SEED.encode(), b"draw:the river runs north",
+                             hashlib.sha256).hexdigest()
+    rolls = [(6, "combat 2 attacker die 1"), (7, "combat 2 attacker die 2")]
+    assert [derive(mixed, n, p, 6) for n, p in rolls] == [6, 6]
+    assert [derive(DOC_SEED, n, p, 6) for n, p in rolls] == [4, 1]
+    assert mix_draw(DOC_SEED, "") != mix_draw(DOC_SEED, " ") != DOC_SEED

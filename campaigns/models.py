@@ -117,7 +117,7 @@ class Campaign(models.Model):
     diplomacy = models.BooleanField(default=False)
     gm_reads_conversations = models.BooleanField(default=False)
     # The alliance's draw (docs/campaigns.md "Dice the GM cannot foresee"): the opposition's
-    # attacks, sieges and ambushes of the opposition phase are declared, and rolled only
+    # attacks and sieges of the opposition phase are declared, and rolled only
     # once an alliance player has drawn, with dice mixed from the phase's seed and the draw;
     # the alliance has `alliance_draw_hours` to draw before the server draws for it.
     alliance_draw = models.BooleanField(default=False)
@@ -574,7 +574,6 @@ class Phase(models.Model):
 class DeclarationKind(models.TextChoices):
     ATTACK = "attack", "Attack"
     SIEGE = "siege", "Siege"
-    AMBUSH = "ambush", "Ambush"
 
 
 class DeclarationStatus(models.TextChoices):
@@ -594,13 +593,12 @@ class Declaration(models.Model):
     kind = models.CharField(max_length=8, choices=DeclarationKind.choices)
     status = models.CharField(max_length=8, choices=DeclarationStatus.choices,
                               default=DeclarationStatus.PENDING)
-    # The opposition's stack that attacks (attack, siege) or is ambushed (ambush).
+    # The opposition's stack that attacks or besieges.
     stack = models.ForeignKey(Stack, on_delete=models.SET_NULL, null=True, related_name="+")
     target = models.ForeignKey(Stack, on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="+")
     fortification = models.ForeignKey("Fortification", on_delete=models.SET_NULL, null=True,
                                       blank=True, related_name="+")
-    hex = models.CharField(max_length=8, blank=True)
     options = models.JSONField(default=dict, blank=True)
     declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                     null=True, related_name="+")

@@ -69,7 +69,6 @@ class DeclarationSerializer(serializers.Serializer):
     stack = serializers.IntegerField(allow_null=True, help_text="The opposition's stack.")
     target = serializers.IntegerField(allow_null=True)
     fortification = serializers.IntegerField(allow_null=True)
-    hex = serializers.CharField(allow_null=True, help_text="An ambush: the hex it comes from.")
     text = serializers.CharField()
     void_reason = serializers.CharField(allow_blank=True)
 
@@ -89,7 +88,7 @@ class DeclarationsApi(APIView):
         examples=[answer_example("one attack declared", {
             "phase": 42, "alliance_draw": True, "awaiting_draw": False, "declarations": [{
                 "id": 5093482211, "seq": 1, "kind": "attack", "status": "pending",
-                "stack": 8801273, "target": 7723110, "fortification": None, "hex": None,
+                "stack": 8801273, "target": 7723110, "fortification": None,
                 "text": "The stack in D4 attacks the stack in D3.", "void_reason": ""}]})],
     )
     def get(self, request: Request, campaign_id: int) -> Response:

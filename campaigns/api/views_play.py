@@ -309,9 +309,6 @@ class StackMoveApi(APIView):
         event = serializers.IntegerField(help_text="The id of the move's event.")
         combat_event = serializers.IntegerField(allow_null=True,
                                                 help_text="The ambush's event, if any.")
-        ambush_declared = serializers.BooleanField(
-            help_text="true: the ambush waits for the alliance's draw (`combat_event` is its "
-            "declaration); it is rolled when the alliance draws.")
 
     @extend_schema(
         operation_id="campaigns_stacks_move", summary="Move your stack",
@@ -330,8 +327,6 @@ class StackMoveApi(APIView):
             "stack": _stack_json(request, campaign, stack.pk), "path": result.path,
             "cost": result.cost, "ambushed": result.ambushed, "event": result.event.pk,
             "combat_event": result.combat.pk if result.combat else None,
-            "ambush_declared": bool(result.combat
-                                    and result.combat.kind == EventKind.COMBAT_DECLARED),
         })
 
 

@@ -15,12 +15,10 @@ def _text(d: Declaration) -> str:
     if d.kind == DeclarationKind.ATTACK:
         return (f"The stack in {where} attacks the stack in "
                 f"{d.target.hex if d.target is not None else '(gone)'}.")
-    if d.kind == DeclarationKind.SIEGE:
-        fort = d.fortification
-        return (f"The stack in {where} besieges the "
-                + (f"{fort.get_kind_display().lower()} of {fort.hex}." if fort is not None
-                   else "fortification (gone)."))
-    return f"The stack stopped in {where} is ambushed from {d.hex}."
+    fort = d.fortification
+    return (f"The stack in {where} besieges the "
+            + (f"{fort.get_kind_display().lower()} of {fort.hex}." if fort is not None
+               else "fortification (gone)."))
 
 
 def declaration_rows(campaign: Campaign) -> tuple[Phase | None, list[dict[str, Any]]]:
@@ -33,7 +31,7 @@ def declaration_rows(campaign: Campaign) -> tuple[Phase | None, list[dict[str, A
     return phase, [
         {"id": d.pk, "seq": d.seq, "kind": d.kind, "status": d.status,
          "stack": d.stack_id, "target": d.target_id, "fortification": d.fortification_id,
-         "hex": d.hex or None, "text": _text(d), "void_reason": d.void_reason}
+         "text": _text(d), "void_reason": d.void_reason}
         for d in rows
     ]
 

@@ -1,7 +1,8 @@
 """The alliance's draw: dice the GM, who plays the opposition, cannot foresee.
 
-With `Campaign.alliance_draw` on, every combat of the opposition phase (attacks, sieges and
-the ambushes its moves run into) is declared, not rolled (engine.declare). When the GM ends
+With `Campaign.alliance_draw` on, every combat of the opposition phase (its attacks and
+sieges; the GM sees every stack, so its moves never run into an ambush) is declared, not
+rolled (engine.declare). When the GM ends
 the phase with declarations waiting, the phase stays open and asks the alliance to draw
 (`Phase.draw_asked_at`, a deadline `alliance_draw_hours` away). The first alliance player
 to draw gives any text; the declared combats are then resolved in order with the phase's
@@ -159,11 +160,7 @@ def resolve_draw(
 
 def _resolve_one(campaign: Campaign, phase: Phase, declaration: Declaration,
                  gm: User | None) -> None:
-    from campaigns.services.move_combat import (
-        declared_ambush,
-        fortification_besiege,
-        stack_attack,
-    )
+    from campaigns.services.move_combat import fortification_besiege, stack_attack
 
     user = gm or declaration.declared_by
     try:
@@ -181,15 +178,12 @@ def _resolve_one(campaign: Campaign, phase: Phase, declaration: Declaration,
                                      target=declaration.target,
                                      withdraw=bool(options.get("withdraw")),
                                      directed_at=directed, ranged=options.get("ranged"))
-            elif declaration.kind == DeclarationKind.SIEGE:
+            else:
                 if declaration.fortification is None:
                     raise RuleViolationError("The fortification is gone.", code="target_gone")
                 event = fortification_besiege(user=user, campaign=current,
                                               stack=declaration.stack,
                                               fortification=declaration.fortification)
-            else:
-                event = declared_ambush(user=user, campaign=current, stack=declaration.stack,
-                                        hex=declaration.hex)
     except CampaignError as exc:
         declaration.status = DeclarationStatus.VOID
         declaration.void_reason = str(exc)

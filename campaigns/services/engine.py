@@ -256,7 +256,7 @@ def declares(campaign: Campaign, phase: Phase) -> bool:
 
 def declare(
     *, campaign: Campaign, actor: Actor, kind: str, stack: Stack, summary: str,
-    target: Stack | None = None, fortification: Fortification | None = None, hex: str = "",
+    target: Stack | None = None, fortification: Fortification | None = None,
     options: dict[str, Any] | None = None,
 ) -> Event:
     """Store an opposition combat for the alliance's draw (the checks are done) and tell the
@@ -264,7 +264,7 @@ def declare(
     seq = Declaration.objects.filter(phase=actor.phase).count() + 1
     declaration = Declaration.objects.create(
         campaign=campaign, phase=actor.phase, seq=seq, kind=kind, stack=stack, target=target,
-        fortification=fortification, hex=hex, options=options or {}, declared_by=actor.user)
+        fortification=fortification, options=options or {}, declared_by=actor.user)
     return record_event(
         campaign=campaign, kind=EventKind.COMBAT_DECLARED, actor=actor.user, phase=actor.phase,
         side=actor.side,
@@ -272,7 +272,7 @@ def declare(
         payload={"declaration": declaration.pk, "seq": seq, "kind": kind, "stack": stack.pk,
                  "target": target.pk if target else None,
                  "fortification": fortification.pk if fortification else None,
-                 "hex": hex or None, **(options or {})},
+                 **(options or {})},
     )
 
 

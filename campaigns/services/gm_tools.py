@@ -11,6 +11,7 @@ from accounts.models import User
 from campaigns.errors import RuleViolationError, WrongStateError
 from campaigns.models import (
     Campaign,
+    Declaration,
     EventKind,
     Fortification,
     Membership,
@@ -99,13 +100,18 @@ def phase_revert(
     campaign.save(update_fields=["pop_pool", "version"])
     Sighting.objects.filter(phase=phase).delete()
     restore_latest(campaign)
+    # The opposition's declared combats were orders of the phase: they go with it, and the
+    # GM gives orders again (the alliance's draw is asked anew when the phase ends).
+    dropped = Declaration.objects.filter(phase=phase).delete()[0]
+    phase.draw_asked_at = None
     phase.version += 1
-    phase.save(update_fields=["version"])
+    phase.save(update_fields=["version", "draw_asked_at"])
     event = record_event(
         campaign=campaign, kind=EventKind.PHASE_REVERTED, actor=user, phase=phase,
         summary=f"The GM reverted the campaign to the opening of turn {phase.turn.number}'s "
         f"{phase.get_kind_display().lower()}: {reason}",
-        payload={"reason": reason, "phase": phase.pk},
+        payload={"reason": reason, "phase": phase.pk,
+                 **({"declarations_dropped": dropped} if dropped else {})},
     )
     notify(event=event, users=[m.user for m in Membership.objects.filter(campaign=campaign)
                                .select_related("user")])

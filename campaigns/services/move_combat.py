@@ -290,10 +290,8 @@ def stack_move(
         f"({' → '.join(route)}, {cost} movement)." if entered
         else f"{_by(actor)}'s stack in {start} did not move."
     )
-    deferred = ambush_hex is not None and declares(campaign, actor.phase)
     if ambush_hex:
-        summary += (f" It was stopped by an ambush from {ambush_hex}, rolled at the "
-                    "alliance's draw." if deferred else f" It was ambushed from {ambush_hex}.")
+        summary += f" It was ambushed from {ambush_hex}."
     event = record_event(
         campaign=campaign, kind=EventKind.STACK_MOVED, actor=user, phase=actor.phase,
         side=actor.side, summary=summary,
@@ -304,12 +302,7 @@ def stack_move(
     )
     capture_fortified_hexes(campaign=campaign, phase=actor.phase, hexes=entered, actor=user)
     combat = None
-    if deferred:
-        assert ambush_hex is not None
-        combat = declare(campaign=campaign, actor=actor, kind=DeclarationKind.AMBUSH,
-                         stack=stack, hex=ambush_hex,
-                         summary=f"the stack in {stack.hex} is ambushed from {ambush_hex}.")
-    elif ambush_hex is not None:
+    if ambush_hex is not None:
         combat = _ambush(campaign=campaign, actor=actor, stack=stack, units=units,
                          ambush_hex=ambush_hex)
     check_victory(campaign=campaign, phase=actor.phase, actor=user)
@@ -370,20 +363,6 @@ def _ambush(
     notify(event=event, users=involved_users(campaign, [*units, *ambush_units]),
            kind=NotificationKind.COMBAT)
     return event
-
-
-@transaction.atomic
-def declared_ambush(*, user: User, campaign: Campaign, stack: Stack, hex: str) -> Event:
-    """An ambush declared at a move of the opposition phase, rolled at the alliance's draw
-    (services/draw.py): the enemy stack still in `hex` attacks the stopped stack."""
-    campaign, actor, stack, units = _own_stack(user=user, campaign=campaign, stack=stack,
-                                               on_behalf_of=None)
-    if not Stack.objects.filter(campaign=campaign, hex=hex).exclude(side=actor.side).exists():
-        raise RuleViolationError(f"No enemy stack is left in {hex} to ambush from.",
-                                 code="no_ambusher")
-    combat = _ambush(campaign=campaign, actor=actor, stack=stack, units=units, ambush_hex=hex)
-    check_victory(campaign=campaign, phase=actor.phase, actor=user)
-    return combat
 
 
 # ---------------------------------------------------------------------------

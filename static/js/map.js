@@ -1627,9 +1627,7 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
       // it was going (data.path is the route it really took, start hex first).
       const stopped = data.path[data.path.length - 1];
       result = {
-        text: (data.ambush_declared
-          ? `Stopped in ${stopped} after ${plural(data.cost, "movement point")} by an ambush from ${path[data.path.length - 1]}; the ambush is rolled at the alliance's draw.`
-          : data.ambushed
+        text: (data.ambushed
           ? `Ambushed from ${path[data.path.length - 1]}: the stack stopped in ${stopped} after ${plural(data.cost, "movement point")}; see the combat report.`
           : `Moved to ${dest} for ${plural(cost, "movement point")}.`) +
           (moved === null ? " The stack is gone." : ""),

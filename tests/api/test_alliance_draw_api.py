@@ -32,7 +32,7 @@ def test_the_api_declares_lists_draws_and_verifies(client_for):
         "phase": open_phase(campaign).pk, "alliance_draw": True, "awaiting_draw": False,
         "declarations": [{"id": declared.pk, "seq": 1, "kind": "attack", "status": "pending",
                           "stack": theirs.pk, "target": mine.pk, "fortification": None,
-                          "hex": None, "text": "The stack in D4 attacks the stack in D3.",
+                          "text": "The stack in D4 attacks the stack in D3.",
                           "void_reason": ""}]})
     refused = player_api.get(api("declarations", campaign))
     assert (refused.status_code, refused.json()["code"]) == (403, "gm_only")

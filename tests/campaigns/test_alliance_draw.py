@@ -190,3 +190,31 @@ def test_without_the_draw_the_opposition_rolls_at_once():
     rolls = list(DiceRoll.objects.filter(phase=open_phase(campaign)).order_by("number"))
     assert [r.value for r in rolls] == [derive(SEED, r.number, r.purpose, r.sides)
                                        for r in rolls]
+
+
+def test_a_hard_deadline_closes_the_opposition_s_orders_and_asks_the_draw():
+    campaign, gm, (p1,), mine, theirs = opposition_phase()
+    Campaign.objects.filter(pk=campaign.pk).update(hard_deadline=True)
+    stack_attack(user=gm, campaign=campaign, stack=theirs, target=mine)
+    phase = open_phase(campaign)
+    actions = sweep(now=phase.deadline_at + timedelta(minutes=1))
+    assert [a.event for a in actions] == ["deadline_reached", "draw_asked"]
+    phase.refresh_from_db()
+    assert (phase.status, phase.awaiting_draw) == ("open", True)
+    assert phase.deadline_at >= phase.draw_asked_at + timedelta(hours=24)
+    nxt = phase_draw(user=p1.user, campaign=campaign, draw=DRAW, expected_phase=phase)
+    assert (nxt.kind, nxt.turn.number) == ("scout", 2)
+
+
+def test_a_revert_drops_the_declarations_and_reopens_the_gm_s_orders():
+    from campaigns.services.gm_tools import phase_revert
+
+    campaign, gm, (p1,), mine, theirs = opposition_phase()
+    stack_attack(user=gm, campaign=campaign, stack=theirs, target=mine)
+    phase = phase_end(user=gm, campaign=campaign)
+    phase_revert(user=gm, campaign=campaign, reason="wrong target", expected_phase=phase)
+    phase.refresh_from_db()
+    assert (phase.awaiting_draw, Declaration.objects.filter(phase=phase).count()) == (False, 0)
+    assert Event.objects.get(kind="phase_reverted").payload["declarations_dropped"] == 1
+    # The GM gives orders again; with nothing declared, ending closes the phase at once.
+    assert phase_end(user=gm, campaign=campaign).kind == "scout"

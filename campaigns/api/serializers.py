@@ -48,6 +48,9 @@ class StackSerializer(serializers.Serializer):
     hex = serializers.CharField()
     side = serializers.ChoiceField(choices=SideKind.choices)
     units = UnitSerializer(many=True)
+    declared = serializers.IntegerField(
+        required=False, help_text="GM only: the stack's combat declared for the alliance's "
+        "draw (its place in the order); the stack waits for the draw.")
 
 
 class HexSerializer(serializers.Serializer):

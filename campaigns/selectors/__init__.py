@@ -18,6 +18,8 @@ from campaigns.errors import NotAllowedError
 from campaigns.models import (
     Campaign,
     CampaignStatus,
+    Declaration,
+    DeclarationStatus,
     Fortification,
     Map,
     Membership,
@@ -204,6 +206,13 @@ def map_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     if is_gm:
         stacks = _stacks_with_units(all_stacks, campaign=campaign, full_for_side=None,
                                     everything=True)
+        # The opposition's combats declared for the alliance's draw: their stacks wait.
+        declared = dict(Declaration.objects.filter(
+            campaign=campaign, status=DeclarationStatus.PENDING, phase__status=PhaseStatus.OPEN,
+        ).values_list("stack_id", "seq"))
+        for s in stacks:
+            if s.get("id") in declared:
+                s["declared"] = declared[s["id"]]
         return {
             "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status},
             "viewer": {"role": membership.role,

@@ -37,6 +37,7 @@ from accounts.models import User
 from campaigns.gzip_parts import Part, make_part
 from campaigns.models import (
     Campaign,
+    Declaration,
     Fortification,
     Map,
     Membership,
@@ -52,7 +53,8 @@ from campaigns.models import (
 T = TypeVar("T")
 
 # Every table `map_state` reads, each by its campaign column.
-_TABLES = (Unit, Stack, Sighting, Fortification, UnitType, Phase, Turn, Membership, Side, Map)
+_TABLES = (Unit, Stack, Sighting, Fortification, UnitType, Phase, Turn, Membership, Side, Map,
+           Declaration)
 
 
 _TABLE_PART = (

@@ -1477,7 +1477,10 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
   function canCommand(stack) {
     if (!stack || stack.id === undefined) return false;
     const v = viewer();
-    if (v.role === "gm") return stack.side === "opposition" && phaseKind() === "opposition";
+    if (v.role === "gm") {
+      return stack.side === "opposition" && phaseKind() === "opposition"
+        && !model().phase.awaiting_draw && stack.declared === undefined;
+    }
     if (v.role !== "player" || stack.side !== v.side || phaseKind() !== "move_combat") return false;
     // A player orders their own units (or those of the player they act for), never an ally's.
     const owners = stackOwners(stack);
@@ -1488,6 +1491,14 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
   // Why the viewer has no orders for a stack of their own side, in one sentence (or null).
   function readOnlyReason(stack) {
     const v = viewer();
+    if (v.role === "gm" && stack.side === "opposition" && phaseKind() === "opposition") {
+      if (stack.declared !== undefined) {
+        return `Declared for the alliance's draw (#${stack.declared}): this stack waits for the draw ` +
+          "(withdraw the declaration in the phase bar to give it other orders).";
+      }
+      if (model().phase.awaiting_draw) return "The opposition's orders are in: its declared combats wait for the alliance's draw.";
+      return null;
+    }
     if (stack.id === undefined || v.role !== "player" || stack.side !== v.side || canCommand(stack)) return null;
     const owners = stackOwners(stack);
     const acting = OWNERS.actingFor ?? OWNERS.me;

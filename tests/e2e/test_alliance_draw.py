@@ -53,6 +53,10 @@ def test_the_gm_declares_and_a_player_draws_on_a_phone(browser_page, login, scre
         has_text="The stack in D4 attacks the stack in D3.").wait_for()
     assert not DiceRoll.objects.filter(campaign=campaign).exclude(phase=None).filter(
         phase__kind="opposition").exists()
+    # The declared stack waits: the panel says why instead of offering orders.
+    page.locator(f'[data-read-only="{theirs.pk}"]').filter(
+        has_text="Declared for the alliance's draw (#1)").wait_for()
+    assert page.locator('[data-key="attack"]').count() == 0
     screenshot(page, "declared")
     page.locator("#phase-bar").get_by_role("button", name="End phase").click()
     page.locator(".phase-bar-message").filter(

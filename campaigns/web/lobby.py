@@ -176,16 +176,20 @@ def phase_undone(request: HttpRequest, campaign_id: int) -> HttpResponse:
                                message="Your orders are open again: not done yet.")
 
 
+def _posted_phase(request: HttpRequest, campaign: Campaign) -> Phase | None:
+    """The phase the form was drawn for (its "phase" field), if it is one of the campaign's."""
+    with contextlib.suppress(ValueError):
+        return Phase.objects.filter(pk=int(request.POST.get("phase", "")),
+                                    campaign=campaign).first()
+    return None
+
+
 @login_required
 @require_POST
 def phase_end_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
-    expected = None
-    with contextlib.suppress(ValueError):
-        expected = Phase.objects.filter(
-            pk=int(request.POST.get("phase", "")), campaign=campaign
-        ).first()
+    expected = _posted_phase(request, campaign)
     if expected is None:
         return _after_phase_action(request, campaign,
                                    error="That phase has already been closed.")
@@ -212,10 +216,7 @@ def phase_draw_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """An alliance player draws the opposition's dice (services/draw.py)."""
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
-    expected = None
-    with contextlib.suppress(ValueError):
-        expected = Phase.objects.filter(
-            pk=int(request.POST.get("phase", "")), campaign=campaign).first()
+    expected = _posted_phase(request, campaign)
     try:
         new_phase = phase_draw(user=request.user,  # type: ignore[arg-type]
                                campaign=campaign, draw=request.POST.get("draw", ""),

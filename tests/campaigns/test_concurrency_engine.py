@@ -64,3 +64,31 @@ def test_an_attack_racing_a_move_of_the_same_stack_ends_consistently():
         # Whichever went first, the other saw its result: a move after the attack is only
         # one hex (§2), an attack after the move needs the target adjacent.
         assert survivor.hex in {"C4", "D3"}
+
+
+def test_two_alliance_players_drawing_at_once_resolve_the_opposition_s_combats_once():
+    from campaigns.models import Phase
+    from campaigns.services import phase_end
+    from campaigns.services.deadlines import sweep
+    from campaigns.services.draw import phase_draw
+    from tests.campaigns.test_alliance_draw import opposition_phase
+
+    campaign, gm, (p1, p2), mine, theirs = opposition_phase(players=2)
+    stack_attack(user=gm, campaign=campaign, stack=theirs, target=mine)
+    phase = phase_end(user=gm, campaign=campaign)
+    outcomes = race(
+        lambda: phase_draw(user=p1.user, campaign=campaign, draw="one", expected_phase=phase),
+        lambda: phase_draw(user=p2.user, campaign=campaign, draw="two", expected_phase=phase),
+        # The draw's deadline passing at the same instant: the server draws only if nobody has.
+        lambda: sweep(now=phase.deadline_at),
+    )
+    players, swept = outcomes[:2], outcomes[2]
+    assert all(o == ("refused", "no_draw_waiting") or o[0] == "ok" for o in players)
+    server_drew = [a.event for a in swept[1]] == ["drawn_by_server"]
+    # Exactly one draw was made: one player's, or the server's when it came first.
+    assert sum(o[0] == "ok" for o in players) + server_drew == 1
+    assert Event.objects.filter(kind="combat").count() == 1
+    assert Event.objects.filter(kind="alliance_drew").count() == 1
+    assert Phase.objects.get(pk=phase.pk).alliance_draw in (("",) if server_drew
+                                                            else ("one", "two"))
+    assert Phase.objects.filter(campaign=campaign, status="open").get().turn.number == 2

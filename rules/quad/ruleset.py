@@ -87,7 +87,10 @@ class Quad:
         return combats.resolve_combat(combat, dice=dice)
 
     def calculators(self) -> Mapping[str, Calculator]:
-        return calculators.CALCULATORS
+        from rules.battle import battle_calculators
+        from rules.quad.battle import ENGINE
+
+        return {**calculators.CALCULATORS, **battle_calculators(ENGINE)}
 
 
 QUAD = Quad()

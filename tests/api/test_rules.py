@@ -79,6 +79,23 @@ GOBWIN = {"name": "Gobwin", "hits": 3, "attack": 4, "defence": 2, "move": 2, "sp
 DWAGON = {"name": "Dwagon", "hits": 10, "attack": 6, "defence": 4, "move": 4,
           "specials": ["flying"]}
 # The calculators the docs show no example of.
+QUAD_DUEL = {"map": {"cols": 3, "rows": 3}, "sides": [
+    {"name": "red", "units": [{"id": "r", "hex": "A1", "type": {
+        "quality": 3, "speed": 1, "attack": 2, "defense": 1}}]},
+    {"name": "blue", "units": [{"id": "b", "hex": "B2", "type": {
+        "quality": 3, "speed": 1, "attack": 2, "defense": 1}}]}]}
+
+
+def _quad_duel_state() -> dict[str, Any]:
+    from rules.dice import SeededDice
+    from rules.quad.battle import ENGINE
+
+    return ENGINE.state_to_json(ENGINE.start(scenario=QUAD_DUEL, settings={},
+                                             dice=SeededDice(seed="duel")).state)
+
+
+QUAD_DUEL_STATE = _quad_duel_state()
+
 MORE_INPUTS = [
     ("erfworld", "combat", {"attacker": {"units": [GOBWIN], "roll": [3, 4]},
                             "defender": {"units": [DWAGON], "roll": [6, 6]},
@@ -88,6 +105,12 @@ MORE_INPUTS = [
     ("erfworld", "odds", {"attacker": {"units": [GOBWIN]}, "defender": {"units": [DWAGON]}}),
     ("erfworld", "path", {"map": {"cols": 5, "rows": 5, "terrain": {"B2": "woods"}},
                           "unit": {"move": 4, "specials": []}, "from": "A1", "to": "C3"}),
+    ("quad", "battle-start", {"scenario": QUAD_DUEL, "seed": "duel"}),
+    ("quad", "battle-step", {"state": QUAD_DUEL_STATE, "seed": "duel-2", "orders": [
+        {"side": "red", "kind": "draw", "take": True},
+        {"side": "blue", "kind": "draw", "take": False}]}),
+    ("quad", "battle-step", {"state": QUAD_DUEL_STATE, "orders": [
+        {"side": "red", "kind": "release"}]}),
     ("dice", "verify", {"seed": "abc", "commitment": "0" * 64, "rolls": [
         {"number": 1, "purpose": "combat: attacker die 1", "sides": 6, "value": 3}]}),
 ]

@@ -42,7 +42,7 @@ def test_turn_structure():
 
 def test_calculators():
     assert sorted(get_ruleset("quad").calculators()) == [
-        "combat", "deck", "fall_back", "move", "unit"
+        "battle-start", "battle-step", "combat", "deck", "fall_back", "move", "unit"
     ]
 
 

@@ -1,12 +1,14 @@
 """A scripted pair of QUAD sides for whole-battle tests: each side draws every turn, never
 steals, plays the first unit card in hand and with it attacks an enemy in reach or moves
-toward the nearest enemy (the shortest free step first); with no unit card it releases."""
+toward the nearest enemy (the shortest free step first; a Charger whose move ends next to an
+enemy charges it); with no unit card it releases."""
 
 from __future__ import annotations
 
 from rules.hexgrid import Hex, distance, format_label, neighbors
 from rules.quad.battle import QuadBattle, QuadOrder, acting_sides
 from rules.quad.deck import CardKind
+from rules.quad.units import Special
 
 SCENARIO: dict[str, object] = {
     "map": {"cols": 8, "rows": 6,
@@ -76,4 +78,10 @@ def orders_for(state: QuadBattle) -> list[QuadOrder]:
         path.append(here)
     if not path:
         return [QuadOrder(side=side, kind="play", unit=unit.id, action="hold")]
+    if unit.type.has(Special.CHARGER):
+        # A Charger whose move ends next to an enemy charges it.
+        near = [e for e in enemies if distance(e.hex, path[-1]) == 1]
+        if near:
+            return [QuadOrder(side=side, kind="play", unit=unit.id, action="charge",
+                              path=tuple(path), target=min(near, key=lambda e: e.id).id)]
     return [QuadOrder(side=side, kind="play", unit=unit.id, action="move", path=tuple(path))]

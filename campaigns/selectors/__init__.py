@@ -206,19 +206,21 @@ def map_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
     if is_gm:
         stacks = _stacks_with_units(all_stacks, campaign=campaign, full_for_side=None,
                                     everything=True)
+        phase = _current_phase(campaign)
         # The opposition's combats declared for the alliance's draw: their stacks wait.
-        declared = dict(Declaration.objects.filter(
-            campaign=campaign, status=DeclarationStatus.PENDING, phase__status=PhaseStatus.OPEN,
-        ).values_list("stack_id", "seq"))
-        for s in stacks:
-            if s.get("id") in declared:
-                s["declared"] = declared[s["id"]]
+        if campaign.alliance_draw and phase is not None and phase["kind"] == "opposition":
+            declared = dict(Declaration.objects.filter(
+                phase_id=phase["id"], status=DeclarationStatus.PENDING,
+            ).values_list("stack_id", "seq"))
+            for s in stacks:
+                if s.get("id") in declared:
+                    s["declared"] = declared[s["id"]]
         return {
             "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status},
             "viewer": {"role": membership.role,
                        "side": membership.side.kind if membership.role != Role.GM
                        and membership.side is not None else None},
-            "phase": _current_phase(campaign),
+            "phase": phase,
             "map": {"cols": game_map["cols"], "rows": game_map["rows"], "default_terrain": "open",
                     "terrain": game_map["terrain"]},
             "fortifications": [_fortification(f, hits_visible=True) for f in forts],

@@ -165,23 +165,24 @@ def _resolve_one(campaign: Campaign, phase: Phase, declaration: Declaration,
     user = gm or declaration.declared_by
     try:
         with transaction.atomic():
-            current = Campaign.objects.get(pk=campaign.pk)
+            # The services lock and read the campaign afresh (an earlier combat of the draw
+            # may have ended it).
             if user is None or declaration.stack is None:
                 raise RuleViolationError("The declaring stack is gone.", code="stack_gone")
             if declaration.kind == DeclarationKind.ATTACK:
                 if declaration.target is None:
                     raise RuleViolationError("The target stack is gone.", code="target_gone")
                 options = declaration.options
-                directed = (Unit.objects.filter(pk=options.get("directed_at"), campaign=current)
+                directed = (Unit.objects.filter(pk=options.get("directed_at"), campaign=campaign)
                             .first() if options.get("directed_at") else None)
-                event = stack_attack(user=user, campaign=current, stack=declaration.stack,
+                event = stack_attack(user=user, campaign=campaign, stack=declaration.stack,
                                      target=declaration.target,
                                      withdraw=bool(options.get("withdraw")),
                                      directed_at=directed, ranged=options.get("ranged"))
             else:
                 if declaration.fortification is None:
                     raise RuleViolationError("The fortification is gone.", code="target_gone")
-                event = fortification_besiege(user=user, campaign=current,
+                event = fortification_besiege(user=user, campaign=campaign,
                                               stack=declaration.stack,
                                               fortification=declaration.fortification)
     except CampaignError as exc:

@@ -62,6 +62,9 @@ class Actor:
     proxy: Membership | None
     side: Side
     phase: Phase
+    # The GM's opposition under the alliance's draw (Campaign.alliance_draw): its combats are
+    # declared and its declared stacks wait.
+    alliance_draw: bool = False
 
 
 def require_running(campaign: Campaign) -> None:
@@ -101,7 +104,8 @@ def acting(
                 "The opposition's orders are closed: the declared combats wait for the "
                 "alliance's draw.", code="awaiting_draw")
         return Actor(user=user, player=None, proxy=None,
-                     side=side_of(campaign, SideKind.OPPOSITION), phase=phase)
+                     side=side_of(campaign, SideKind.OPPOSITION), phase=phase,
+                     alliance_draw=campaign.alliance_draw)
     raise WrongStateError(
         f"Stacks move and fight in the move/combat and opposition phases; this is the "
         f"{phase.get_kind_display().lower()}.",
@@ -136,7 +140,7 @@ def require_own(actor: Actor, stack: Stack, units: Sequence[Unit]) -> None:
     """The actor commands every unit of the stack: its own (or the late player's)."""
     if stack.side_id != actor.side.pk:
         raise NotAllowedError(f"The stack in {stack.hex} is not of your side.", code="wrong_side")
-    if (actor.phase.kind == PhaseKind.OPPOSITION and not RESOLVING_DRAW.get()
+    if (actor.alliance_draw and not RESOLVING_DRAW.get()
             and Declaration.objects.filter(phase=actor.phase, stack=stack,
                                            status=DeclarationStatus.PENDING).exists()):
         raise WrongStateError(

@@ -481,9 +481,9 @@ def _attack(state: QuadBattle, attacker: BattleUnit, defender: BattleUnit, order
     try:
         combat = Combat(
             attacker=Fighter(unit=attacker.type, quality=attacker.quality,
-                             terrain=state.board().terrain_at(attacker.hex)),
+                             terrain=state.terrain.get(attacker.hex, Terrain.OPEN)),
             defender=Fighter(unit=defender.type, quality=defender.quality,
-                             terrain=state.board().terrain_at(defender.hex)),
+                             terrain=state.terrain.get(defender.hex, Terrain.OPEN)),
             distance=gap, ranged=order.ranged, charging=charging,
             allies_adjacent_to_target=sum(1 for u in friends
                                           if distance(u.hex, defender.hex) == 1),

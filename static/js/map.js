@@ -2423,6 +2423,16 @@ function makeTools({ page, controller, element, getModel, getSelected, renderPan
     },
     dataChanged() {},
     refresh,
+    // The phase bar announced a new phase: follow it, and say so if the map could not (the
+    // session ended, the server is away) instead of leaving the old phase on screen silently.
+    async follow() {
+      try {
+        await refresh(getSelected(), { announce: false, reloadTools: true });
+      } catch (exc) {
+        const message = exc instanceof ApiError ? exc.message : String(exc);
+        toast(`The map could not follow the new phase: ${message} Reload the page.`, "error");
+      }
+    },
   };
 }
 
@@ -2432,8 +2442,7 @@ export function mountMapPage(element) {
   const page = JSON.parse(document.getElementById("map-page-data").textContent);
   const controller = mountMap(element, data, { page });
   // The phase bar announces a new phase; the map follows without a reload.
-  document.body.addEventListener("phase-changed", () => controller.tools
-    && controller.tools.refresh(controller.selectedStackId, { announce: false, reloadTools: true }));
+  document.body.addEventListener("phase-changed", () => controller.tools && controller.tools.follow());
   window.campaignMap = controller;
   return controller;
 }

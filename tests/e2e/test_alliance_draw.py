@@ -65,6 +65,7 @@ def test_the_gm_declares_and_a_player_draws_on_a_phone(browser_page, login, scre
     assert (phase.kind, phase.awaiting_draw) == ("opposition", True)
     assert page.locator("#phase-bar").get_by_role("button", name="Withdraw").count() == 0
 
+    page.goto("about:blank")  # the map page's polling would otherwise race the change of user
     page.context.clear_cookies()
     login(p1.user)
     page.set_viewport_size(PHONE)

@@ -296,6 +296,21 @@ def test_the_gm_moves_an_opposition_stack_in_the_opposition_phase(
     assert browser_page.locator(".reach").count() == len(reachable["hexes"])
 
 
+def test_a_new_phase_the_map_cannot_fetch_is_said_not_thrown(browser_page, login, campaign_one_player):
+    """The session ended while the map was open: the phase bar's news of a new phase gives a
+    toast naming the refusal, not an unhandled error (the map keeps what it showed)."""
+    campaign, _, (p1,) = campaign_one_player
+    login(p1.user)
+    _open_map(browser_page, campaign)
+    browser_page.context.clear_cookies()
+    browser_page.evaluate("document.body.dispatchEvent(new CustomEvent('phase-changed'))")
+    toast = browser_page.locator('[data-toast="error"]')
+    toast.wait_for()
+    assert toast.inner_text() == ("The map could not follow the new phase: Authentication "
+                                  "credentials were not provided. Reload the page.")
+    assert (browser_page.locator("[data-hex]").count(), browser_page.errors) == (144, [])
+
+
 def test_keyboard_pans_and_zooms_the_map(browser_page, login, screenshot, campaign_one_player):
     campaign, _, (p1,) = campaign_one_player
     login(p1.user)

@@ -16,11 +16,13 @@ The same state, orders and dice always give the same result. Nothing here import
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from rules.dice import Dice, Roll
+from rules.hexgrid import Grid, Hex
 from rules.jsonio import JSONObject
 
 JSONValue = object
@@ -96,6 +98,106 @@ class BattleEngine(Protocol[S, Ord]):
     def state_from_json(self, data: JSONObject) -> S: ...
 
     def orders_from_json(self, data: Sequence[object]) -> list[Ord]: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Engine(Generic[S, Ord]):
+    """A `BattleEngine` made of a system's module functions (each system's `ENGINE`)."""
+
+    key: str
+    start_battle: Callable[..., StepResult[S]]
+    step_battle: Callable[..., StepResult[S]]
+    acting: Callable[[S], tuple[str, ...]]
+    verdict: Callable[[S], Outcome | None]
+    to_json: Callable[[S], dict[str, object]]
+    from_json: Callable[[JSONObject], S]
+    order_from_json: Callable[[object, str], Ord]
+
+    def start(self, *, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResult[S]:
+        return self.start_battle(scenario=scenario, settings=settings, dice=dice)
+
+    def step(self, *, state: S, orders: Sequence[Ord], dice: Dice) -> StepResult[S]:
+        return self.step_battle(state=state, orders=orders, dice=dice)
+
+    def acting_sides(self, state: S) -> tuple[str, ...]:
+        return self.acting(state)
+
+    def outcome(self, state: S) -> Outcome | None:
+        return self.verdict(state)
+
+    def state_to_json(self, state: S) -> dict[str, object]:
+        return self.to_json(state)
+
+    def state_from_json(self, data: JSONObject) -> S:
+        return self.from_json(data)
+
+    def orders_from_json(self, data: Sequence[object]) -> list[Ord]:
+        return [self.order_from_json(o, f"orders[{i}]") for i, o in enumerate(data)]
+
+
+def hex_from_json(value: object, path: str) -> Hex:
+    """A hex label ("C4") of a scenario, a state or an order."""
+    from rules.hexgrid import HexLabelError, parse_label
+    from rules.jsonio import InputError
+
+    if not isinstance(value, str):
+        raise InputError(path, 'must be a hex label such as "C4".')
+    try:
+        return parse_label(value.strip().upper())
+    except (HexLabelError, ValueError) as exc:
+        raise InputError(path, str(exc)) from None
+
+
+def on_map(grid: Grid, h: Hex, path: str) -> Hex:
+    from rules.hexgrid import format_label
+    from rules.jsonio import InputError
+
+    if not grid.contains(h):
+        raise InputError(path, f"{format_label(h)} is not on the {grid.cols} × {grid.rows} map.")
+    return h
+
+
+T = TypeVar("T", bound=enum.StrEnum)
+
+
+def map_from_json(data: object, path: str, terrains: type[T], *, min_side: int,
+                  max_side: int) -> tuple[Grid, dict[Hex, T]]:
+    """`{"cols", "rows", "terrain"?: {"C4": "<terrain>", …}}`: the grid and its terrain (a
+    hex not listed, or listed as "open", is open and not stored)."""
+    from rules.jsonio import InputError, as_object, child, get_int, only_fields
+
+    obj = as_object(data, path)
+    only_fields(obj, ("cols", "rows", "terrain"), path)
+    grid = Grid(cols=get_int(obj, "cols", path, minimum=min_side, maximum=max_side),
+                rows=get_int(obj, "rows", path, minimum=min_side, maximum=max_side))
+    raw = as_object(obj.get("terrain") or {}, child(path, "terrain"))
+    names = [t.value for t in terrains]
+    terrain: dict[Hex, T] = {}
+    for label, value in raw.items():
+        at = child(child(path, "terrain"), label)
+        h = on_map(grid, hex_from_json(label, at), at)
+        if value not in names:
+            raise InputError(at, f"is one of {', '.join(names)}.")
+        if value != "open":
+            terrain[h] = terrains(value)
+    return grid, terrain
+
+
+def standing_verdict(scores: Mapping[str, int], *, turn: int, measure: str, wiped: str
+                     ) -> Outcome:
+    """The victory check both systems read the same way: one side left standing wins
+    (`wiped`: why); otherwise the most `measure` left wins, equal is a draw."""
+    standing = [s for s, v in scores.items() if v > 0]
+    if len(standing) == 1:
+        return Outcome(winner=standing[0], reason=f"{standing[0]} wins: {wiped}.",
+                       scores=scores)
+    best = max(scores.values())
+    leaders = [s for s, v in scores.items() if v == best]
+    if len(leaders) == 1:
+        return Outcome(winner=leaders[0], reason=f"{leaders[0]} wins at the end of turn {turn} "
+                       f"with the most {measure} left ({best}).", scores=scores)
+    return Outcome(winner=None, reason=f"A draw at the end of turn {turn}: "
+                   f"{' and '.join(leaders)} have {best} {measure} left each.", scores=scores)
 
 
 def dice_from_json(data: JSONObject) -> tuple[Dice, str | None]:

@@ -180,12 +180,16 @@ def _round_component(scaled: int, n: int, nudge: int) -> tuple[int, tuple[int, i
     return rounded, (-diff, nudge)
 
 
-def line(a: Hex, b: Hex) -> list[Hex]:
+def line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
     """The hexes on the straight line from a to b, both included (distance + 1 hexes).
 
     Cube linear interpolation with Red Blob Games' nudge (+ε, +2ε, −3ε on q, r, s),
     computed exactly with integers so the result never depends on float rounding.
+    `nudge=-1` pushes the other way: where the line runs along an edge between two hexes,
+    the two nudges give the two hexes (a line of sight can read both sides of the edge).
     """
+    if nudge not in (1, -1):
+        raise ValueError(f"A line's nudge is 1 or -1, not {nudge}.")
     n = distance(a, b)
     if n == 0:
         return [a]
@@ -194,9 +198,9 @@ def line(a: Hex, b: Hex) -> list[Hex]:
         sq = a.q * n + (b.q - a.q) * i
         sr = a.r * n + (b.r - a.r) * i
         ss = a.s * n + (b.s - a.s) * i
-        q, dq = _round_component(sq, n, 1)
-        r, dr = _round_component(sr, n, 2)
-        s, ds = _round_component(ss, n, -3)
+        q, dq = _round_component(sq, n, nudge)
+        r, dr = _round_component(sr, n, 2 * nudge)
+        s, ds = _round_component(ss, n, -3 * nudge)
         if dq > dr and dq > ds:
             q = -r - s
         elif dr > ds:

@@ -67,11 +67,12 @@ def get_int(
 
 
 def get_optional_int(
-    obj: JSONObject, name: str, path: str = "", *, minimum: int | None = None
+    obj: JSONObject, name: str, path: str = "", *, minimum: int | None = None,
+    maximum: int | None = None,
 ) -> int | None:
     if obj.get(name) is None:
         return None
-    return get_int(obj, name, path, minimum=minimum)
+    return get_int(obj, name, path, minimum=minimum, maximum=maximum)
 
 
 def get_bool(obj: JSONObject, name: str, path: str = "", *, default: bool = False) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.dice import Dice
-from rules.elf_abas.units import UnitError
+from rules.elf_abas.units import UnitError, plural
 
 __all__ = ["CARDS_PER_PLAYER", "ActivationOrder", "activation_order"]
 
@@ -30,7 +30,8 @@ class ActivationOrder:
         return [
             f"pile: {', '.join(self.pile)}",
             f"mixed: {', '.join(self.mixed)}",
-            f"D6 = {self.cut}: {self.cut} cards from the top go to the bottom",
+            f"D6 = {self.cut}: {plural(self.cut, 'card')} from the top"
+            f" go{'es' if self.cut == 1 else ''} to the bottom",
             f"drawn in order: {', '.join(self.order)}; {self.first} goes first",
         ]
 

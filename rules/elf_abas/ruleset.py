@@ -93,7 +93,10 @@ class ElfAbas:
         return combats.resolve_attack(combat, dice=dice)
 
     def calculators(self) -> Mapping[str, Calculator]:
-        return calculators.CALCULATORS
+        from rules.battle import battle_calculators
+        from rules.elf_abas.battle import ENGINE
+
+        return {**calculators.CALCULATORS, **battle_calculators(ENGINE)}
 
 
 ELF_ABAS = ElfAbas()

@@ -26,9 +26,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from rules.battle import BattleError, BattleEvent, Outcome, StepResult
+from rules.battle import (
+    BattleError,
+    BattleEvent,
+    Engine,
+    Outcome,
+    StepResult,
+    hex_from_json,
+    map_from_json,
+    standing_verdict,
+)
 from rules.dice import Dice, DiceError
-from rules.hexgrid import Grid, Hex, HexLabelError, distance, format_label, parse_label
+from rules.hexgrid import Grid, Hex, distance, format_label
 from rules.jsonio import (
     InputError,
     JSONObject,
@@ -155,13 +164,7 @@ ORDER_KINDS = ("draw", "pass", "steal", "release", "play", "policy")
 ACTIONS = ("move", "attack", "charge", "hold")
 
 
-def _hex(value: object, path: str) -> Hex:
-    if not isinstance(value, str):
-        raise InputError(path, 'must be a hex label such as "C4".')
-    try:
-        return parse_label(value.strip().upper())
-    except (HexLabelError, ValueError) as exc:
-        raise InputError(path, str(exc)) from None
+_hex = hex_from_json
 
 
 def _policy(data: object, path: str) -> Policy:
@@ -268,22 +271,7 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResu
 
 
 def _map(data: object, path: str) -> tuple[Grid, dict[Hex, Terrain]]:
-    obj = as_object(data, path)
-    only_fields(obj, ("cols", "rows", "terrain"), path)
-    grid = Grid(cols=get_int(obj, "cols", path, minimum=1, maximum=MAX_MAP_SIDE),
-                rows=get_int(obj, "rows", path, minimum=1, maximum=MAX_MAP_SIDE))
-    raw = as_object(obj.get("terrain") or {}, child(path, "terrain"))
-    terrain: dict[Hex, Terrain] = {}
-    for label, value in raw.items():
-        at = child(child(path, "terrain"), label)
-        h = _hex(label, at)
-        if not grid.contains(h):
-            raise InputError(at, f"{format_label(h)} is not on the map.")
-        if value not in {t.value for t in Terrain}:
-            raise InputError(at, f"is one of {', '.join(t.value for t in Terrain)}.")
-        if value != Terrain.OPEN.value:
-            terrain[h] = Terrain(value)
-    return grid, terrain
+    return map_from_json(data, path, Terrain, min_side=1, max_side=MAX_MAP_SIDE)
 
 
 def _deck_call(call: Callable[[], decks.Step]) -> decks.Step:
@@ -574,20 +562,9 @@ def _after(state: QuadBattle, dice: Dice) -> tuple[QuadBattle, list[BattleEvent]
 def outcome(state: QuadBattle) -> Outcome | None:
     if state.step != "over":
         return None
-    scores = {s.name: sum(u.quality for u in state.units if u.side == s.name)
-              for s in state.sides}
-    standing = [s for s in state.side_names() if scores[s] > 0]
-    if len(standing) == 1:
-        return Outcome(winner=standing[0], reason=f"{standing[0]} wins: every enemy unit is "
-                       "eliminated.", scores=scores)
-    best = max(scores.values())
-    leaders = [s for s, v in scores.items() if v == best]
-    if len(leaders) == 1:
-        return Outcome(winner=leaders[0], reason=f"{leaders[0]} wins at the end of turn "
-                       f"{state.cards.turn} with the most quality left "
-                       f"({best}).", scores=scores)
-    return Outcome(winner=None, reason=f"A draw at the end of turn {state.cards.turn}: "
-                   f"{' and '.join(leaders)} have {best} quality left each.", scores=scores)
+    return standing_verdict({s.name: sum(u.quality for u in state.units if u.side == s.name)
+                             for s in state.sides}, turn=state.cards.turn, measure="quality",
+                            wiped="every enemy unit is eliminated")
 
 
 # ---------------------------------------------------------------------------
@@ -706,37 +683,8 @@ def state_from_json(data: JSONObject) -> QuadBattle:
                                                                 default=True)))
 
 
-class QuadBattleEngine:
-    """rules.battle.BattleEngine for QUAD."""
-
-    @property
-    def key(self) -> str:
-        return "quad"
-
-    def start(self, *, scenario: JSONObject, settings: JSONObject, dice: Dice
-              ) -> StepResult[QuadBattle]:
-        return start(scenario=scenario, settings=settings, dice=dice)
-
-    def step(self, *, state: QuadBattle, orders: Sequence[QuadOrder], dice: Dice
-             ) -> StepResult[QuadBattle]:
-        return step(state=state, orders=orders, dice=dice)
-
-    def acting_sides(self, state: QuadBattle) -> tuple[str, ...]:
-        return acting_sides(state)
-
-    def outcome(self, state: QuadBattle) -> Outcome | None:
-        return outcome(state)
-
-    def state_to_json(self, state: QuadBattle) -> dict[str, object]:
-        return state_to_json(state)
-
-    def state_from_json(self, data: JSONObject) -> QuadBattle:
-        return state_from_json(data)
-
-    def orders_from_json(self, data: Sequence[object]) -> list[QuadOrder]:
-        return [order_from_json(o, child("orders", i)) for i, o in enumerate(data)]
-
-
-ENGINE = QuadBattleEngine()
+ENGINE: Engine[QuadBattle, QuadOrder] = Engine(
+    key="quad", start_battle=start, step_battle=step, acting=acting_sides, verdict=outcome,
+    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json)
 
 __all__ = ["ENGINE", "BattleUnit", "Policy", "QuadBattle", "QuadOrder", "QuadSettings"]

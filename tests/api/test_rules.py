@@ -95,6 +95,20 @@ def _quad_duel_state() -> dict[str, Any]:
 
 
 QUAD_DUEL_STATE = _quad_duel_state()
+ELF_DUEL = {"map": {"cols": 4, "rows": 3}, "sides": [
+    {"name": "red", "entry": "A2", "forces": [{"id": "r", "unit": "foot", "hex": "B2"}]},
+    {"name": "blue", "entry": "D2", "forces": [{"id": "b", "unit": "missile", "hex": "C2"}]}]}
+
+
+def _elf_duel_state() -> dict[str, Any]:
+    from rules.dice import SeededDice
+    from rules.elf_abas.battle import ENGINE
+
+    return ENGINE.state_to_json(ENGINE.start(scenario=ELF_DUEL, settings={},
+                                             dice=SeededDice(seed="duel")).state)
+
+
+ELF_DUEL_STATE = _elf_duel_state()
 
 MORE_INPUTS = [
     ("erfworld", "combat", {"attacker": {"units": [GOBWIN], "roll": [3, 4]},
@@ -111,6 +125,13 @@ MORE_INPUTS = [
         {"side": "blue", "kind": "draw", "take": False}]}),
     ("quad", "battle-step", {"state": QUAD_DUEL_STATE, "orders": [
         {"side": "red", "kind": "release"}]}),
+    ("elf_abas", "battle-start", {"scenario": ELF_DUEL, "settings": {"max_turns": 2},
+                                  "seed": "duel"}),
+    ("elf_abas", "battle-step", {"state": ELF_DUEL_STATE, "seed": "duel-2", "orders": [
+        {"side": ELF_DUEL_STATE["order"][0], "kind": "attack",
+         "force": "r" if ELF_DUEL_STATE["order"][0] == "red" else "b",
+         "targets": [{"force": "b" if ELF_DUEL_STATE["order"][0] == "red" else "r"}]},
+        {"side": ELF_DUEL_STATE["order"][0], "kind": "end"}]}),
     ("dice", "verify", {"seed": "abc", "commitment": "0" * 64, "rolls": [
         {"number": 1, "purpose": "combat: attacker die 1", "sides": 6, "value": 3}]}),
 ]

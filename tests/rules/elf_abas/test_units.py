@@ -68,7 +68,8 @@ def test_turn_structure():
 
 def test_calculators():
     assert sorted(get_ruleset("elf_abas").calculators()) == [
-        "activation", "attack", "effects", "move", "path", "retreat", "unit"]
+        "activation", "attack", "battle-start", "battle-step", "effects", "move", "path",
+        "retreat", "unit"]
 
 
 def test_movement_cost_through_the_ruleset():

@@ -5,8 +5,6 @@ victory check, the JSON form, and a scripted battle stored as a golden file."""
 from __future__ import annotations
 
 import copy
-import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from rules.hexgrid import distance, format_label, parse_label
 from rules.jsonio import InputError
 from rules.quad.battle import ENGINE, QuadBattle, QuadOrder, acting_sides
 from rules.quad.deck import CardKind
+from tests.rules.battles import check_golden, check_json_form, play_out
 from tests.rules.quad.battle_script import SCENARIO, orders_for
 
 GOLDEN = Path(__file__).parent / "golden" / "battle.json"
@@ -107,14 +106,7 @@ def test_a_bad_scenario_is_refused_naming_the_field(change, field):
 
 def test_the_state_survives_its_json_form_and_replays_identically():
     state = begin(SCENARIO, seed="json")
-    data = ENGINE.state_to_json(state)
-    again = ENGINE.state_from_json(json.loads(json.dumps(data)))
-    assert ENGINE.state_to_json(again) == data
-    orders = orders_for(state)
-    one = ENGINE.step(state=state, orders=orders, dice=SeededDice(seed="s"))
-    two = ENGINE.step(state=again, orders=orders, dice=SeededDice(seed="s"))
-    assert ENGINE.state_to_json(one.state) == ENGINE.state_to_json(two.state)
-    assert [e.to_json() for e in one.events] == [e.to_json() for e in two.events]
+    check_json_form(ENGINE, state, orders_for(state))
 
 
 # --- the turn: draw, who acts, steal windows ------------------------------------------------
@@ -314,32 +306,11 @@ def test_at_the_last_turn_the_most_quality_left_wins_and_equal_is_a_draw():
 # --- a whole battle, scripted ---------------------------------------------------------------
 
 
-def play_out(seed: str, choose: Any = orders_for, limit: int = 3000
-             ) -> tuple[QuadBattle, list[dict[str, object]]]:
-    dice = SeededDice(seed=seed)
-    result = ENGINE.start(scenario=SCENARIO, settings={}, dice=dice)
-    state, events = result.state, [e.to_json() for e in result.events]
-    for _ in range(limit):
-        if ENGINE.outcome(state) is not None:
-            break
-        result = ENGINE.step(state=state, orders=choose(state), dice=dice)
-        state = result.state
-        events.extend(e.to_json() for e in result.events)
-    return state, events
-
-
 def test_a_scripted_battle_from_deployment_to_victory_matches_its_golden_file():
-    state, events = play_out("quad-golden")
+    state, events = play_out(ENGINE, SCENARIO, "quad-golden", orders_for)
     verdict = ENGINE.outcome(state)
     assert verdict is not None and verdict.winner == "blue"
-    record = {"outcome": {"winner": verdict.winner, "reason": verdict.reason,
-                          "scores": dict(verdict.scores)}, "events": events}
-    if os.environ.get("WARCAMP_UPDATE_GOLDEN"):
-        # One event per line, so that a change of the engine shows as a readable diff.
-        lines = ",\n".join(json.dumps(e, ensure_ascii=False) for e in events)
-        GOLDEN.write_text(f'{{"outcome": {json.dumps(record["outcome"])},\n"events": [\n'
-                          f"{lines}\n]}}\n")
-    assert record == json.loads(GOLDEN.read_text())
+    check_golden(GOLDEN, verdict, events)
 
 
 # --- properties -----------------------------------------------------------------------------

@@ -135,6 +135,31 @@ class Engine(Generic[S, Ord]):
         return [self.order_from_json(o, f"orders[{i}]") for i, o in enumerate(data)]
 
 
+def apply_orders(
+    state: S, orders: Sequence[Ord], dice: Dice, *, over: Callable[[S], bool],
+    check: Callable[[S, Ord], None],
+    apply: Callable[[S, Ord, Dice], tuple[S, list[BattleEvent]]],
+) -> StepResult[S]:
+    """A step: the orders applied one after another, each checked (`check` raises when its
+    side does not act now) against the state as it is then. A refusal names the order
+    (`orders[2].target`) and nothing of the step is kept."""
+    if not orders:
+        raise BattleError("Give at least one order.", field="orders")
+    events: list[BattleEvent] = []
+    for index, order in enumerate(orders):
+        where = f"orders[{index}]"
+        if over(state):
+            raise BattleError("The battle is over.", rule="victory", field=where)
+        try:
+            check(state, order)
+            state, happened = apply(state, order, dice)
+        except BattleError as exc:
+            raise BattleError(str(exc), rule=exc.rule,
+                              field=f"{where}.{exc.field}" if exc.field else where) from exc
+        events.extend(happened)
+    return StepResult(state=state, events=tuple(events))
+
+
 def hex_from_json(value: object, path: str) -> Hex:
     """A hex label ("C4") of a scenario, a state or an order."""
     from rules.hexgrid import HexLabelError, parse_label
@@ -183,8 +208,8 @@ def map_from_json(data: object, path: str, terrains: type[T], *, min_side: int,
     return grid, terrain
 
 
-def standing_verdict(scores: Mapping[str, int], *, turn: int, measure: str, wiped: str
-                     ) -> Outcome:
+def standing_verdict(scores: Mapping[str, int], *, turn: int, measure: str, wiped: str,
+                     period: str = "turn") -> Outcome:
     """The victory check both systems read the same way: one side left standing wins
     (`wiped`: why); otherwise the most `measure` left wins, equal is a draw."""
     standing = [s for s, v in scores.items() if v > 0]
@@ -194,9 +219,9 @@ def standing_verdict(scores: Mapping[str, int], *, turn: int, measure: str, wipe
     best = max(scores.values())
     leaders = [s for s, v in scores.items() if v == best]
     if len(leaders) == 1:
-        return Outcome(winner=leaders[0], reason=f"{leaders[0]} wins at the end of turn {turn} "
-                       f"with the most {measure} left ({best}).", scores=scores)
-    return Outcome(winner=None, reason=f"A draw at the end of turn {turn}: "
+        return Outcome(winner=leaders[0], reason=f"{leaders[0]} wins at the end of {period} "
+                       f"{turn} with the most {measure} left ({best}).", scores=scores)
+    return Outcome(winner=None, reason=f"A draw at the end of {period} {turn}: "
                    f"{' and '.join(leaders)} have {best} {measure} left each.", scores=scores)
 
 

@@ -108,3 +108,14 @@ def get_list(obj: JSONObject, name: str, path: str = "", *, default: bool = Fals
     if not isinstance(value, list):
         raise InputError(child(path, name), "must be a JSON array.")
     return value
+
+
+def get_str_list(obj: JSONObject, name: str, path: str = "", *, what: str = "a string"
+                 ) -> tuple[str, ...]:
+    """An optional list of strings (absent: empty)."""
+    out = []
+    for i, raw in enumerate(get_list(obj, name, path, default=True)):
+        if not isinstance(raw, str):
+            raise InputError(child(child(path, name), i), f"is {what}.")
+        out.append(raw)
+    return tuple(out)

@@ -56,12 +56,16 @@ def band_problems(band: ArmyBand) -> list[str]:
     return out
 
 
-def max_leaders(bands: int) -> int:
-    """At most one leader per 3 bands of the army (all bands, the leaders' own included)."""
+def max_leaders(bands: int, *, leader_cap: str = "down") -> int:
+    """At most one leader per 3 bands of the army (all bands, the leaders' own included),
+    rounded down (the default reading) or, with `leader_cap="up"`, up (so that an army of
+    1–2 bands may have its leader)."""
+    if leader_cap == "up":
+        return -(-bands // BANDS_PER_LEADER)
     return bands // BANDS_PER_LEADER
 
 
-def army_problems(bands: Sequence[ArmyBand]) -> list[str]:
+def army_problems(bands: Sequence[ArmyBand], *, leader_cap: str = "down") -> list[str]:
     """Every army rule the list breaks, as sentences (an empty list means it is legal)."""
     out: list[str] = []
     n = len(bands)
@@ -73,10 +77,11 @@ def army_problems(bands: Sequence[ArmyBand]) -> list[str]:
     for band in bands:
         out.extend(band_problems(band))
     leaders = sum(1 for b in bands for u in b.units if u.leader)
-    if leaders > max_leaders(n):
+    if leaders > max_leaders(n, leader_cap=leader_cap):
         out.append(
             f"The army has {leaders} leaders but only {n} bands; at most one leader per"
-            f" {BANDS_PER_LEADER} bands is allowed ({max_leaders(n)} here)."
+            f" {BANDS_PER_LEADER} bands is allowed ({max_leaders(n, leader_cap=leader_cap)}"
+            " here)."
         )
     return out
 

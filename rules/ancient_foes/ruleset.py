@@ -95,7 +95,10 @@ class AncientFoes:
         return combat.resolve(combat_, dice=dice)
 
     def calculators(self) -> Mapping[str, Calculator]:
-        return calculators.CALCULATORS
+        from rules.ancient_foes.battle import ENGINE
+        from rules.battle import battle_calculators
+
+        return {**calculators.CALCULATORS, **battle_calculators(ENGINE)}
 
 
 ANCIENT_FOES = AncientFoes()

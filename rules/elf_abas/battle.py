@@ -38,6 +38,7 @@ from rules.battle import (
     Engine,
     Outcome,
     StepResult,
+    apply_orders,
     hex_from_json,
     map_from_json,
     on_map,
@@ -84,6 +85,7 @@ from rules.jsonio import (
     get_list,
     get_optional_int,
     get_str,
+    get_str_list,
     only_fields,
 )
 
@@ -420,24 +422,15 @@ def _who_acts(state: ElfBattle) -> str:
 
 def step(*, state: ElfBattle, orders: Sequence[ElfOrder], dice: Dice) -> StepResult[ElfBattle]:
     """Apply `orders` in order; each must come from a side that acts at that moment."""
-    if not orders:
-        raise BattleError("Give at least one order.", field="orders")
-    events: list[BattleEvent] = []
-    for index, order in enumerate(orders):
-        where = f"orders[{index}]"
-        if state.step == "over":
-            raise BattleError("The battle is over.", rule="victory", field=where)
-        try:
-            state.side(order.side)
-            if order.side not in acting_sides(state):
-                raise BattleError(f"{order.side} does not act now: {_who_acts(state)}.",
-                                  rule="turn")
-            state, happened = _apply(state, order, dice)
-        except BattleError as exc:
-            raise BattleError(str(exc), rule=exc.rule,
-                              field=f"{where}.{exc.field}" if exc.field else where) from exc
-        events.extend(happened)
-    return StepResult(state=state, events=tuple(events))
+
+    def check(state: ElfBattle, order: ElfOrder) -> None:
+        state.side(order.side)
+        if order.side not in acting_sides(state):
+            raise BattleError(f"{order.side} does not act now: {_who_acts(state)}.",
+                              rule="turn")
+
+    return apply_orders(state, orders, dice, over=lambda s: s.step == "over", check=check,
+                        apply=_apply)
 
 
 def _apply(state: ElfBattle, order: ElfOrder, dice: Dice) -> tuple[ElfBattle, list[BattleEvent]]:
@@ -1065,12 +1058,7 @@ def _d6s(raw: object, path: str) -> tuple[int, ...]:
 
 
 def _ids(data: JSONObject, name: str) -> tuple[str, ...]:
-    out = []
-    for i, raw in enumerate(get_list(data, name, "state", default=True)):
-        if not isinstance(raw, str):
-            raise InputError(child(child("state", name), i), "is a force id.")
-        out.append(raw)
-    return tuple(out)
+    return get_str_list(data, name, "state", what="a force id")
 
 
 def state_from_json(data: JSONObject) -> ElfBattle:

@@ -110,6 +110,21 @@ def _elf_duel_state() -> dict[str, Any]:
 
 ELF_DUEL_STATE = _elf_duel_state()
 
+
+def _af_duel_state() -> dict[str, Any]:
+    from rules.ancient_foes.battle import ENGINE
+    from rules.dice import FixedDice
+
+    return ENGINE.state_to_json(ENGINE.start(scenario=AF_DUEL, settings={},
+                                             dice=FixedDice([6, 2])).state)
+
+AF_DUEL = {"map": {"cols": 20, "rows": 4}, "sides": [
+    {"name": "red", "bands": [{"name": "r", "facing": "SE", "units": [
+        {"name": "r1", "code": "H-Sw-Fo", "hex": "A2"}, {"name": "r2", "code": "H-Sw-Fo",
+                                                         "hex": "A3"}]}]},
+    {"name": "blue", "bands": [{"name": "b", "facing": "NW", "units": [
+        {"name": "b1", "code": "L-Bo-Fo", "hex": "T2"}]}]}]}
+
 MORE_INPUTS = [
     ("erfworld", "combat", {"attacker": {"units": [GOBWIN], "roll": [3, 4]},
                             "defender": {"units": [DWAGON], "roll": [6, 6]},
@@ -132,6 +147,10 @@ MORE_INPUTS = [
          "force": "r" if ELF_DUEL_STATE["order"][0] == "red" else "b",
          "targets": [{"force": "b" if ELF_DUEL_STATE["order"][0] == "red" else "r"}]},
         {"side": ELF_DUEL_STATE["order"][0], "kind": "end"}]}),
+    ("ancient_foes", "battle-start", {"scenario": AF_DUEL, "rolls": [6, 2]}),
+    ("ancient_foes", "battle-step", {
+        "state": {**_af_duel_state(), "active": "red"}, "rolls": [],
+        "orders": [{"side": "red", "kind": "done"}]}),
     ("dice", "verify", {"seed": "abc", "commitment": "0" * 64, "rolls": [
         {"number": 1, "purpose": "combat: attacker die 1", "sides": 6, "value": 3}]}),
 ]

@@ -56,5 +56,6 @@ def test_movement_cost_is_cm_per_hex():
 
 def test_calculators():
     assert sorted(get_ruleset("ancient_foes").calculators()) == [
-        "army", "fight", "fire", "initiative", "move", "orders", "start", "stats",
+        "army", "battle-start", "battle-step", "fight", "fire", "initiative", "move",
+        "orders", "start", "stats",
     ]

@@ -16,7 +16,6 @@ The same state, orders and dice always give the same result. Nothing here import
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
@@ -182,13 +181,14 @@ def on_map(grid: Grid, h: Hex, path: str) -> Hex:
     return h
 
 
-T = TypeVar("T", bound=enum.StrEnum)
+T = TypeVar("T")
 
 
-def map_from_json(data: object, path: str, terrains: type[T], *, min_side: int,
-                  max_side: int) -> tuple[Grid, dict[Hex, T]]:
-    """`{"cols", "rows", "terrain"?: {"C4": "<terrain>", …}}`: the grid and its terrain (a
-    hex not listed, or listed as "open", is open and not stored)."""
+def map_from_json(data: object, path: str, terrains: Mapping[str, T], *, plain: str = "open",
+                  min_side: int, max_side: int) -> tuple[Grid, dict[Hex, T]]:
+    """`{"cols", "rows", "terrain"?: {"C4": "<terrain>", …}}`: the grid and its terrain, named
+    as in `terrains` (a hex not listed, or listed as `plain`, has the plain terrain and is not
+    stored)."""
     from rules.jsonio import InputError, as_object, child, get_int, only_fields
 
     obj = as_object(data, path)
@@ -196,15 +196,14 @@ def map_from_json(data: object, path: str, terrains: type[T], *, min_side: int,
     grid = Grid(cols=get_int(obj, "cols", path, minimum=min_side, maximum=max_side),
                 rows=get_int(obj, "rows", path, minimum=min_side, maximum=max_side))
     raw = as_object(obj.get("terrain") or {}, child(path, "terrain"))
-    names = [t.value for t in terrains]
     terrain: dict[Hex, T] = {}
     for label, value in raw.items():
         at = child(child(path, "terrain"), label)
         h = on_map(grid, hex_from_json(label, at), at)
-        if value not in names:
-            raise InputError(at, f"is one of {', '.join(names)}.")
-        if value != "open":
-            terrain[h] = terrains(value)
+        if not isinstance(value, str) or value not in terrains:
+            raise InputError(at, f"is one of {', '.join(terrains)}.")
+        if value != plain:
+            terrain[h] = terrains[value]
     return grid, terrain
 
 

@@ -209,6 +209,23 @@ def line(a: Hex, b: Hex, *, nudge: int = 1) -> list[Hex]:
     return out
 
 
+def within_45(facing: Direction, a: Hex, b: Hex) -> bool:
+    """Whether b lies within 45° of the direction `facing` seen from a's centre (a 90° front
+    arc), computed exactly: flat-top centres as (x, √3·y) integers, cos² 45° = ½."""
+    fx, fy = 3 * facing.dq, 2 * facing.dr + facing.dq
+    dq, dr = b.q - a.q, b.r - a.r
+    vx, vy = 3 * dq, 2 * dr + dq
+    dot = fx * vx + 3 * fy * vy
+    return dot > 0 and 2 * dot * dot >= (fx * fx + 3 * fy * fy) * (vx * vx + 3 * vy * vy)
+
+
+def facing_towards(a: Hex, b: Hex) -> Direction:
+    """The hex direction nearest the line from a to b (ties: the first clockwise from N)."""
+    dq, dr = b.q - a.q, b.r - a.r
+    vx, vy = 3 * dq, 2 * dr + dq
+    return max(Direction, key=lambda d: (3 * d.dq) * vx + 3 * (2 * d.dr + d.dq) * vy)
+
+
 _RING_WALK = (Direction.SE, Direction.S, Direction.SW, Direction.NW, Direction.N, Direction.NE)
 
 

@@ -70,7 +70,7 @@ from rules.battle import (
     standing_verdict,
 )
 from rules.dice import Dice, DiceError, FixedDice, Roll
-from rules.hexgrid import Direction, Grid, Hex, distance, format_label, line
+from rules.hexgrid import Direction, Grid, Hex, distance, format_label, line, within_45
 from rules.jsonio import (
     InputError,
     JSONObject,
@@ -195,21 +195,6 @@ class AfBattle:
 # Facing: "in front" and "forwards", exactly, on the hex map
 
 
-def _vector(a: Hex, b: Hex) -> tuple[int, int]:
-    """From a's centre to b's on a flat-top map, as (x, y) meaning (x, √3·y)."""
-    dq, dr = b.q - a.q, b.r - a.r
-    return 3 * dq, 2 * dr + dq
-
-
-def within_45(facing: Direction, a: Hex, b: Hex) -> bool:
-    """Whether b lies within 45° of the direction `facing` seen from a (integer arithmetic:
-    cos² 45° = 1/2)."""
-    fx, fy = _vector(Hex(0, 0), Hex(facing.dq, facing.dr))
-    vx, vy = _vector(a, b)
-    dot = fx * vx + 3 * fy * vy
-    return dot > 0 and 2 * dot * dot >= (fx * fx + 3 * fy * fy) * (vx * vx + 3 * vy * vy)
-
-
 def in_front(band: AfBand, target: AfBand) -> bool:
     """A band is in front of another when a unit of it is within 45° of the way some unit of
     the other faces (to its side or behind is more than 45° off)."""
@@ -262,6 +247,9 @@ def order_from_json(data: object, path: str) -> AfOrder:
                         for name, h in formation.items()),
         flee=get_bool(obj, "flee", path),
     )
+
+
+TERRAINS = {t.value: t for t in Terrain}
 
 
 # ---------------------------------------------------------------------------
@@ -355,7 +343,7 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResu
     """Deploy the armies (each army legal, 30 cm apart), roll who starts."""
     conf = _settings(settings, "settings", defaults=True)
     only_fields(scenario, ("map", "sides"), "scenario")
-    grid, terrain = map_from_json(scenario.get("map"), "scenario.map", Terrain, min_side=2,
+    grid, terrain = map_from_json(scenario.get("map"), "scenario.map", TERRAINS, min_side=2,
                                   max_side=MAX_MAP_SIDE)
     raw_sides = get_list(scenario, "sides", "scenario")
     if len(raw_sides) < 2:
@@ -977,7 +965,7 @@ def state_from_json(data: JSONObject) -> AfBattle:
         raise InputError("state.system", 'is "ancient_foes" for an Ancient Foes 2 battle.')
     conf = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
                      defaults=False)
-    grid, terrain = map_from_json(data.get("map"), "state.map", Terrain, min_side=2,
+    grid, terrain = map_from_json(data.get("map"), "state.map", TERRAINS, min_side=2,
                                   max_side=MAX_MAP_SIDE)
     sides, bands = _bands(get_list(data, "sides", "state"), "state.sides", grid,
                           with_state=True)

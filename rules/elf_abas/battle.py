@@ -271,6 +271,9 @@ def order_from_json(data: object, path: str) -> ElfOrder:
     )
 
 
+TERRAINS = {t.value: t for t in Terrain}
+
+
 # ---------------------------------------------------------------------------
 # Start
 
@@ -288,7 +291,7 @@ def _settings(data: JSONObject, path: str, *, defaults: bool) -> ElfSettings:
 
 
 def _map(data: object, path: str) -> tuple[Grid, dict[Hex, Terrain]]:
-    return map_from_json(data, path, Terrain, min_side=2, max_side=MAX_MAP_SIDE)
+    return map_from_json(data, path, TERRAINS, min_side=2, max_side=MAX_MAP_SIDE)
 
 
 _on_map = on_map

@@ -106,7 +106,10 @@ class Grasp:
         return combats.resolve_close_combat(combat, dice=dice)
 
     def calculators(self) -> Mapping[str, Calculator]:
-        return calculators.CALCULATORS
+        from rules.battle import battle_calculators
+        from rules.grasp.battle import ENGINE
+
+        return {**calculators.CALCULATORS, **battle_calculators(ENGINE)}
 
 
 GRASP = Grasp()

@@ -47,6 +47,7 @@ class Special(enum.StrEnum):
     SCOUT = "scout"
     SKIRMISHER = "skirmisher"
     ASSAULT = "assault"
+    ALL_ROUND = "all_round"  # all-round fire (ARF): one die less from any second arc
 
 
 # The specials whose Fatigue is bought at double price ("X2 Fat").

@@ -207,6 +207,9 @@ def order_from_json(data: object, path: str) -> QuadOrder:
     )
 
 
+TERRAINS = {t.value: t for t in Terrain}
+
+
 # ---------------------------------------------------------------------------
 # Start
 
@@ -271,7 +274,7 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResu
 
 
 def _map(data: object, path: str) -> tuple[Grid, dict[Hex, Terrain]]:
-    return map_from_json(data, path, Terrain, min_side=1, max_side=MAX_MAP_SIDE)
+    return map_from_json(data, path, TERRAINS, min_side=1, max_side=MAX_MAP_SIDE)
 
 
 def _deck_call(call: Callable[[], decks.Step]) -> decks.Step:

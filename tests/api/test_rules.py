@@ -111,6 +111,21 @@ def _elf_duel_state() -> dict[str, Any]:
 ELF_DUEL_STATE = _elf_duel_state()
 
 
+GRASP_DUEL = {"map": {"cols": 6, "rows": 3}, "sides": [
+    {"name": "West", "edge": "W", "units": [{"id": "w", "hex": "A2", "facing": "SE", "type": {
+        "cc": "d6", "fatigue": "d6", "move": 2, "pips": "d6", "command_range": 4}}]},
+    {"name": "East", "edge": "E", "units": [{"id": "e", "hex": "F2", "facing": "NW", "type": {
+        "cc": "d6", "fatigue": "d6", "move": 2}}]}]}
+
+
+def _grasp_duel_state() -> dict[str, Any]:
+    from rules.dice import FixedDice
+    from rules.grasp.battle import ENGINE
+
+    return ENGINE.state_to_json(ENGINE.start(scenario=GRASP_DUEL, settings={},
+                                             dice=FixedDice([4])).state)
+
+
 def _af_duel_state() -> dict[str, Any]:
     from rules.ancient_foes.battle import ENGINE
     from rules.dice import FixedDice
@@ -151,6 +166,10 @@ MORE_INPUTS = [
     ("ancient_foes", "battle-step", {
         "state": {**_af_duel_state(), "active": "red"}, "rolls": [],
         "orders": [{"side": "red", "kind": "done"}]}),
+    ("grasp", "battle-start", {"scenario": GRASP_DUEL, "rolls": [4]}),
+    ("grasp", "battle-step", {"state": _grasp_duel_state(), "rolls": [], "orders": [
+        {"side": "West", "kind": "marker", "unit": "w", "to": "C2"},
+        {"side": "West", "kind": "done"}]}),
     ("dice", "verify", {"seed": "abc", "commitment": "0" * 64, "rolls": [
         {"number": 1, "purpose": "combat: attacker die 1", "sides": 6, "value": 3}]}),
 ]

@@ -23,7 +23,7 @@ from rules.ancient_foes.battle import (
 )
 from rules.ancient_foes.battlefield import COMMAND_RANGE_CM, in_fighting_range
 from rules.ancient_foes.units import derive_stats
-from rules.hexgrid import Direction, Hex, distance, format_label, hex_range, neighbors
+from rules.hexgrid import Hex, distance, facing_towards, format_label, hex_range, neighbors
 
 SCENARIO: dict[str, object] = {
     "map": {"cols": 22, "rows": 10,
@@ -60,7 +60,6 @@ SCENARIO: dict[str, object] = {
     ],
 }
 
-_VECTORS = {d: (3 * d.dq, 2 * d.dr + d.dq) for d in Direction}
 
 
 def _enemies(state: AfBattle, side: str) -> list[AfBand]:
@@ -73,11 +72,6 @@ def _gap(a: AfBand, b: AfBand) -> int:
 
 def _nearest(state: AfBattle, band: AfBand) -> AfBand:
     return min(_enemies(state, band.side), key=lambda e: (_gap(band, e), e.name))
-
-
-def _best_facing(here: Hex, there: Hex) -> Direction:
-    vx, vy = 3 * (there.q - here.q), 2 * (there.r - here.r) + (there.q - here.q)
-    return max(Direction, key=lambda d: (_VECTORS[d][0] * vx + 3 * _VECTORS[d][1] * vy))
 
 
 def _task(state: AfBattle, band: AfBand) -> AfOrder | None:
@@ -94,7 +88,7 @@ def _task(state: AfBattle, band: AfBand) -> AfOrder | None:
     lead = band.units[0].hex
     aim = min(foe.units, key=lambda u: distance(u.hex, lead)).hex
     if not within_45(band.facing, lead, aim):
-        facing = _best_facing(lead, aim)
+        facing = facing_towards(lead, aim)
         if facing != band.facing and band.name not in state.turned:
             return AfOrder(side=side, kind="order", band=band.name, order="turn",
                            facing=facing)

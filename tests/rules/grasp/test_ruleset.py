@@ -22,8 +22,8 @@ def test_registered() -> None:
 
 def test_calculators() -> None:
     assert sorted(get_ruleset("grasp").calculators()) == [
-        "carrier", "close_combat", "cost", "die", "engineer", "fatigue", "fire", "mines",
-        "move", "round", "supply", "terrain"]
+        "battle-start", "battle-step", "carrier", "close_combat", "cost", "die", "engineer",
+        "fatigue", "fire", "mines", "move", "round", "supply", "terrain"]
 
 
 def test_turn_structure_is_the_eight_steps() -> None:

@@ -1,0 +1,985 @@
+"""A GRASP battle on the hex adaptation (`mu_per_hex` MU a hex): its state and the turn
+driver (the contract of rules/battle.py).
+
+The state holds the map (going per hex), every unit (its design, hex, facing, fatigue die,
+the attribute dice it still has, its command marker, whether it flees), each side's base edge,
+pips and reserved pips, the points each side has lost, the turn, the sides' phasing order and
+the step.
+
+A turn (docs/rules/grasp.md "A whole battle"):
+
+1. At its start, without orders: units next to a friendly supply unit are resupplied;
+   fleeing units flee on; every side rolls its command units' pip dice and the highest
+   total phases first.
+2. `command`: in phasing order each side places command markers (`marker`: 1 pip, 2 for a
+   unit beyond every command span) and is `done`; the unused pips are reserved. Then every
+   unit with a marker moves toward it (its move die rolled, the going paid hex by hex).
+3. `fire`: in phasing order each side fires (`fire`: a unit and up to two supporting
+   firers at a target in range and in the firer's arc), then `done`.
+4. `combat`: in phasing order each side fights (`fight`: a unit in contact, up to two
+   supports, and a reserved pip from a command unit in contact), then `done`.
+
+The battle ends after a turn in which no marker was placed, nobody fired and nothing moved,
+when a side has no unit left that can fight on, or after `max_turns`; the side that lost
+fewer points wins (equal: a draw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from rules.battle import (
+    BattleError,
+    BattleEvent,
+    Engine,
+    Outcome,
+    StepResult,
+    apply_orders,
+    hex_from_json,
+    map_from_json,
+    on_map,
+)
+from rules.dice import Dice
+from rules.grasp.combat import (
+    CloseCombat,
+    CombatResult,
+    Fighter,
+    Fire,
+    Order,
+    Side,
+    Size,
+    resolve_close_combat,
+    resolve_fire,
+)
+from rules.grasp.dielevels import DieLevel, DieSpec, GraspError, die_price, format_level, roll_pool
+from rules.grasp.fatigue import Attributes, SupplyRecipient, resupply
+from rules.grasp.terrain import Mover, TerrainClass, hex_entry_cost
+from rules.grasp.units import (
+    UNIT_FIELDS,
+    Special,
+    UnitType,
+    format_measure,
+    unit_cost,
+    unit_type_from_dict,
+    validate_unit_type,
+)
+from rules.hexgrid import (
+    Direction,
+    Grid,
+    Hex,
+    distance,
+    facing_towards,
+    format_label,
+    neighbor,
+    neighbors,
+    within_45,
+)
+from rules.jsonio import (
+    InputError,
+    JSONObject,
+    as_object,
+    child,
+    get_bool,
+    get_choice,
+    get_int,
+    get_list,
+    get_str,
+    get_str_list,
+    only_fields,
+)
+
+DEFAULT_MAX_TURNS = 12
+MAX_MAP_SIDE = 60
+MAX_UNITS = 100
+FLEE_SHELTER_MU = 10
+Step = Literal["command", "fire", "combat", "over"]
+EDGES = ("N", "S", "W", "E")
+GOINGS = {t.label: t for t in TerrainClass}
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraspSettings:
+    mu_per_hex: int = 1
+    max_turns: int = DEFAULT_MAX_TURNS
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraspUnit:
+    """A unit on the field: its design, where it stands and faces, what it has left."""
+
+    id: str
+    side: str
+    type: UnitType
+    hex: Hex
+    facing: Direction
+    fatigue: DieLevel | None
+    attributes: Attributes
+    marker: Hex | None = None
+    fleeing: bool = False
+
+    @property
+    def is_command(self) -> bool:
+        return self.type.pips is not None
+
+    @property
+    def mover(self) -> Mover:
+        t = self.type
+        return Mover(small=t.has(Special.SMALL), big=t.has(Special.BIG),
+                     agile=t.has(Special.AGILE), flyer=t.has(Special.FLYER),
+                     tunneller=t.has(Special.TUNNELLER))
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraspSide:
+    name: str
+    edge: str  # the base edge it flees to: N, S, W or E
+    pips: int = 0
+    reserved: int = 0
+    lost: int = 0  # points of destroyed, captured and fled units
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraspBattle:
+    settings: GraspSettings
+    grid: Grid
+    terrain: Mapping[Hex, TerrainClass]
+    sides: tuple[GraspSide, ...]
+    units: tuple[GraspUnit, ...]
+    turn: int
+    phasing: tuple[str, ...]
+    acting: int
+    step: Step
+    acted: tuple[str, ...] = ()  # units that fired (fire step) or fought (combat step)
+    busy: bool = False  # a marker was placed, a unit fired or moved this turn
+    gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
+
+    def unit(self, unit_id: str, field: str = "unit") -> GraspUnit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        why = dict(self.gone).get(unit_id)
+        raise BattleError(f"There is no unit {unit_id!r} on the field"
+                          + (f" (it {why})." if why else "."), rule="units", field=field)
+
+    def side(self, name: str) -> GraspSide:
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise BattleError(f"There is no side {name!r} in this battle.", rule="sides",
+                          field="side")
+
+    def at(self, h: Hex) -> GraspUnit | None:
+        return next((u for u in self.units if u.hex == h), None)
+
+    def going(self, h: Hex) -> TerrainClass:
+        return self.terrain.get(h, TerrainClass.GOOD)
+
+    def mu(self, a: Hex, b: Hex) -> int:
+        return distance(a, b) * self.settings.mu_per_hex
+
+
+# ---------------------------------------------------------------------------
+# Orders
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraspOrder:
+    """`marker` (unit, to), `fire` (unit, target, supports), `fight` (unit, target, supports,
+    command_pip) or `done`."""
+
+    side: str
+    kind: Literal["marker", "fire", "fight", "done"]
+    unit: str = ""
+    target: str = ""
+    to: Hex | None = None
+    supports: tuple[str, ...] = ()
+    command_pip: bool = False
+
+
+def order_from_json(data: object, path: str) -> GraspOrder:
+    obj = as_object(data, path)
+    only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip"), path)
+    return GraspOrder(
+        side=get_str(obj, "side", path),
+        kind=get_choice(obj, "kind", ("marker", "fire", "fight", "done"),  # type: ignore[arg-type]
+                        path),
+        unit=get_str(obj, "unit", path, default=""),
+        target=get_str(obj, "target", path, default=""),
+        to=hex_from_json(obj["to"], child(path, "to")) if obj.get("to") is not None else None,
+        supports=get_str_list(obj, "supports", path, what="a unit id"),
+        command_pip=get_bool(obj, "command_pip", path),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Start
+
+
+def _map(data: object, path: str) -> tuple[Grid, dict[Hex, TerrainClass]]:
+    return map_from_json(data, path, GOINGS, plain="good", min_side=2, max_side=MAX_MAP_SIDE)
+
+
+def _facing(value: object, path: str) -> Direction:
+    names = {d.name: d for d in Direction}
+    if not isinstance(value, str) or value.upper() not in names:
+        raise InputError(path, f"is one of {', '.join(names)}.")
+    return names[value.upper()]
+
+
+def _type_json(t: UnitType) -> dict[str, object]:
+    out: dict[str, object] = {"fatigue": t.fatigue.label}
+    for name, spec in (("cc", t.cc), ("fs", t.fs), ("pips", t.pips)):
+        if spec is not None:
+            out[name] = spec.label
+    for name, measure in (("fire_range", t.fire_range), ("move", t.move)):
+        if measure is not None:
+            out[name] = format_measure(measure)
+    if t.fire_range is not None:
+        out["fire"] = t.fire.value
+    if t.pips_high_tech:
+        out["pips_high_tech"] = True
+    if t.command_range:
+        out["command_range"] = t.command_range
+    if t.command_high_tech:
+        out["command_high_tech"] = True
+    if t.specials:
+        out["specials"] = sorted(s.value for s in t.specials)
+    return out
+
+
+def _unit(raw: object, at: str, side: str, grid: Grid, *, with_state: bool) -> GraspUnit:
+    obj = as_object(raw, at)
+    only_fields(obj, ("id", "hex", "facing", "type", "fatigue", "attributes", "marker",
+                      "fleeing") if with_state else ("id", "hex", "facing", "type"), at)
+    kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
+    problems = validate_unit_type(kind)
+    if problems:
+        raise InputError(child(at, "type"), problems[0])
+    unit_id = get_str(obj, "id", at)
+    if not unit_id:
+        raise InputError(child(at, "id"), "must be a non-empty id.")
+    place = on_map(grid, hex_from_json(obj.get("hex"), child(at, "hex")), child(at, "hex"))
+    facing = _facing(obj.get("facing"), child(at, "facing"))
+    if not with_state:
+        return GraspUnit(id=unit_id, side=side, type=kind, hex=place, facing=facing,
+                         fatigue=kind.fatigue,
+                         attributes=Attributes(cc=kind.cc, fs=kind.fs,
+                                               mv=kind.move if isinstance(kind.move, DieSpec)
+                                               else None))
+    attrs = as_object(obj.get("attributes") or {}, child(at, "attributes"))
+    fatigue = obj.get("fatigue")
+    level = None if fatigue in (None, "none") else unit_type_from_dict(
+        {"fatigue": fatigue}, child(at, "fatigue")).fatigue
+    spec = {}
+    for name in ("cc", "fs", "mv"):
+        value = attrs.get(name)
+        spec[name] = None if value is None else unit_type_from_dict(
+            {"fatigue": "d4", "cc": value}, child(child(at, "attributes"), name)).cc
+    return GraspUnit(id=unit_id, side=side, type=kind, hex=place, facing=facing,
+                     fatigue=level, attributes=Attributes(**spec),
+                     marker=None if obj.get("marker") is None else on_map(
+                         grid, hex_from_json(obj["marker"], child(at, "marker")),
+                         child(at, "marker")),
+                     fleeing=get_bool(obj, "fleeing", at))
+
+
+def _sides(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
+           ) -> tuple[list[GraspSide], list[GraspUnit]]:
+    sides: list[GraspSide] = []
+    units: list[GraspUnit] = []
+    for i, raw in enumerate(raw_sides):
+        where = child(path, i)
+        obj = as_object(raw, where)
+        only_fields(obj, ("name", "edge", "units", "pips", "reserved", "lost") if with_state
+                    else ("name", "edge", "units"), where)
+        name = get_str(obj, "name", where)
+        if not name or name in {s.name for s in sides}:
+            raise InputError(child(where, "name"), "must be a distinct, non-empty name.")
+        sides.append(GraspSide(
+            name=name, edge=get_choice(obj, "edge", EDGES, where),
+            pips=get_int(obj, "pips", where, minimum=0, default=0),
+            reserved=get_int(obj, "reserved", where, minimum=0, default=0),
+            lost=get_int(obj, "lost", where, minimum=0, default=0)))
+        raw_units = get_list(obj, "units", where)
+        if not raw_units and not with_state:
+            raise InputError(child(where, "units"), "needs at least one unit.")
+        units.extend(_unit(u, child(child(where, "units"), j), name, grid,
+                           with_state=with_state) for j, u in enumerate(raw_units))
+    if len(units) > MAX_UNITS:
+        raise InputError(path, f"a battle has at most {MAX_UNITS} units.")
+    ids = [u.id for u in units]
+    hexes = [u.hex for u in units]
+    if len(set(ids)) != len(ids) or len(set(hexes)) != len(hexes):
+        raise InputError(path, "every unit has its own id and its own hex.")
+    return sides, units
+
+
+def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
+          ) -> StepResult[GraspBattle]:
+    """Deploy the scenario's units and begin turn 1 (resupply, pips, phasing order)."""
+    only_fields(settings, ("mu_per_hex", "max_turns"), "settings")
+    conf = GraspSettings(
+        mu_per_hex=get_int(settings, "mu_per_hex", "settings", minimum=1, maximum=100,
+                           default=1),
+        max_turns=get_int(settings, "max_turns", "settings", minimum=1, maximum=100,
+                          default=DEFAULT_MAX_TURNS))
+    only_fields(scenario, ("map", "sides"), "scenario")
+    grid, terrain = _map(scenario.get("map"), "scenario.map")
+    raw_sides = get_list(scenario, "sides", "scenario")
+    if len(raw_sides) < 2:
+        raise InputError("scenario.sides", "needs at least two sides.")
+    sides, units = _sides(raw_sides, "scenario.sides", grid, with_state=False)
+    for u in units:
+        if terrain.get(u.hex) is TerrainClass.IMPASSABLE:
+            raise InputError("scenario.sides", f"{u.id} starts in impassable terrain at "
+                             f"{format_label(u.hex)}: a unit never starts there.")
+    state = GraspBattle(settings=conf, grid=grid, terrain=terrain, sides=tuple(sides),
+                        units=tuple(units), turn=0, phasing=(), acting=0, step="command")
+    events = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on a "
+                          f"{grid.cols} × {grid.rows} map ({conf.mu_per_hex} MU a hex).",
+                          data={"units": {u.id: format_label(u.hex) for u in units}})]
+    state, begun = _begin_turn(state, dice)
+    return StepResult(state=state, events=tuple(events + begun))
+
+
+# ---------------------------------------------------------------------------
+# The turn's automatic parts
+
+
+def _rolled(dice: Dice, before: int) -> tuple[object, ...]:
+    return tuple(dice.rolls[before:])
+
+
+def _put(state: GraspBattle, unit: GraspUnit) -> GraspBattle:
+    return replace(state, units=tuple(unit if u.id == unit.id else u for u in state.units))
+
+
+def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
+    state = replace(state, turn=state.turn + 1, acted=(), busy=False)
+    events: list[BattleEvent] = [BattleEvent(kind="turn", text=f"Turn {state.turn}.",
+                                             data={"turn": state.turn})]
+    state, supplied = _resupply(state)
+    events.extend(supplied)
+    for unit in [u for u in state.units if u.fleeing]:
+        if any(u.id == unit.id for u in state.units):
+            state, fled = _flee(state, state.unit(unit.id), dice, away_from=None)
+            events.extend(fled)
+    totals: dict[str, int] = {}
+    sides = []
+    for side in state.sides:
+        before = len(dice.rolls)
+        total = 0
+        for cmd in [u for u in state.units if u.side == side.name and u.is_command]:
+            spec = cmd.type.pips
+            assert spec is not None
+            total += roll_pool(dice, level=spec.level, tech_count=spec.tech_count,
+                               purpose=f"pips: {cmd.id}").kept
+        totals[side.name] = total
+        sides.append(replace(side, pips=total))
+        events.append(BattleEvent(kind="pips", text=f"{side.name} rolls {total} pips.",
+                                  data={"side": side.name, "pips": total},
+                                  rolls=tuple(dice.rolls[before:])))
+    order = [s.name for s in state.sides]
+    phasing = tuple(sorted(order, key=lambda n: (-totals[n], order.index(n))))
+    state = replace(state, sides=tuple(sides), phasing=phasing, acting=0, step="command")
+    events.append(BattleEvent(kind="phasing", text="Phasing order: " + ", ".join(phasing)
+                              + ".", data={"phasing": list(phasing)}))
+    return state, events
+
+
+def _resupply(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    events: list[BattleEvent] = []
+    for supplier in [u for u in state.units if u.type.has(Special.SUPPLY)]:
+        supplier = state.unit(supplier.id)
+        if supplier.fatigue is None:
+            continue
+        friends = [u for u in state.units if u.side == supplier.side and u.id != supplier.id
+                   and distance(u.hex, supplier.hex) == 1 and u.fatigue != u.type.fatigue
+                   and not u.fleeing]
+        if not friends:
+            continue
+        try:
+            result = resupply(
+                supplier=supplier.fatigue, supplier_moving=False,
+                recipients=[SupplyRecipient(name=f.id, fatigue=f.fatigue, full=f.type.fatigue)
+                            for f in friends])
+        except GraspError:
+            continue
+        for given in result.recipients:
+            if given.dice:
+                state = _put(state, replace(state.unit(given.name),
+                                            fatigue=given.fatigue_after))
+        state = _put(state, replace(supplier, fatigue=result.supplier_after))
+        if any(g.dice for g in result.recipients):
+            events.append(BattleEvent(kind="resupply", text=f"{supplier.id} resupplies "
+                                      + ", ".join(f"{g.name} to {format_level(g.fatigue_after)}"
+                                                  for g in result.recipients if g.dice)
+                                      + f"; it is down to {format_level(result.supplier_after)}."))
+    return state, events
+
+
+def _step_cost(state: GraspBattle, unit: GraspUnit, to: Hex) -> int | None:
+    if not state.grid.contains(to) or state.at(to) is not None:
+        return None
+    return hex_entry_cost(state.going(to), unit.mover, mu_per_hex=state.settings.mu_per_hex)
+
+
+def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str) -> int:
+    move = unit.attributes.mv if isinstance(unit.type.move, DieSpec) else unit.type.move
+    if move is None:
+        return 0
+    if isinstance(move, DieSpec):
+        kept = roll_pool(dice, level=move.level, tech_count=move.tech_count,
+                         purpose=f"{purpose}: {unit.id}").kept
+        return max(0, kept - (1 if unit.fatigue is None else 0))
+    return move
+
+
+def _walk(state: GraspBattle, unit: GraspUnit, goal: Hex, budget: int, *,
+          approach: bool = True, fleeing: bool = False) -> tuple[GraspUnit, list[Hex]]:
+    """Step toward `goal` while the MU budget pays for the next hex; a unit stops on coming
+    next to an enemy (a fleeing one runs on), and one without a fatigue die never steps
+    closer to an enemy."""
+    here = unit.hex
+    path: list[Hex] = []
+    enemies = [u.hex for u in state.units if u.side != unit.side]
+    while here != goal and budget > 0:
+        if path and not fleeing and any(distance(here, e) == 1 for e in enemies):
+            break
+        options = []
+        for n in neighbors(here).values():
+            cost = _step_cost(state, unit, n)
+            if cost is None or cost > budget or distance(n, goal) >= distance(here, goal):
+                continue
+            if not approach and enemies and min(distance(n, e) for e in enemies) < min(
+                    distance(here, e) for e in enemies):
+                continue
+            options.append((distance(n, goal), format_label(n), n, cost))
+        if not options:
+            break
+        _, _, nxt, cost = min(options)
+        budget -= cost
+        path.append(nxt)
+        here = nxt
+    if not path:
+        return unit, path
+    return replace(unit, hex=here, facing=facing_towards(unit.hex, here)), path
+
+
+def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
+    events: list[BattleEvent] = []
+    for unit in [u for u in state.units if u.marker is not None and not u.fleeing]:
+        unit = state.unit(unit.id)
+        assert unit.marker is not None
+        if any(e.side != unit.side and distance(e.hex, unit.hex) == 1 for e in state.units):
+            continue  # in close combat: it holds
+        before = len(dice.rolls)
+        budget = _move_roll(state, unit, dice, "move")
+        moved, path = _walk(state, unit, unit.marker, budget,
+                            approach=unit.fatigue is not None)
+        if moved.hex == unit.marker:
+            moved = replace(moved, marker=None)
+        state = _put(state, moved)
+        if path:
+            state = replace(state, busy=True)
+        where = " → ".join(format_label(h) for h in (unit.hex, *path))
+        events.append(BattleEvent(
+            kind="move", text=f"{unit.id} moves {budget} MU toward its marker at "
+            f"{format_label(unit.marker)}: {where if path else 'it cannot get closer'}"
+            + (" (reached)." if moved.marker is None else "."),
+            data={"unit": unit.id, "hex": format_label(moved.hex)},
+            rolls=tuple(dice.rolls[before:])))
+    return state, events
+
+
+def _edge_hexes(state: GraspBattle, edge: str) -> list[Hex]:
+    from rules.hexgrid import offset_to_hex
+
+    g = state.grid
+    if edge in ("N", "S"):
+        row = 1 if edge == "N" else g.rows
+        return [offset_to_hex(col=c, row=row) for c in range(g.cols)]
+    col = 0 if edge == "W" else g.cols - 1
+    return [offset_to_hex(col=col, row=r) for r in range(1, g.rows + 1)]
+
+
+def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Hex | None
+          ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A full flee move: captured if enemies are already in contact; otherwise toward a
+    friendly supply unit, then a command unit, within 10 MU, else the side's base edge,
+    where it leaves the field."""
+    if away_from is not None and sum(1 for e in state.units if e.side != unit.side
+                                     and distance(e.hex, unit.hex) == 1) > 1:
+        state = _gone(state, unit, "was captured")
+        return state, [BattleEvent(kind="captured", text=f"{unit.id} tries to flee but enemies "
+                                   "are already in contact: it is captured.")]
+    shelters = [u for u in state.units if u.side == unit.side and u.id != unit.id
+                and state.mu(u.hex, unit.hex) <= FLEE_SHELTER_MU]
+    goal_unit = next((u for u in shelters if u.type.has(Special.SUPPLY)), None) or next(
+        (u for u in shelters if u.is_command), None)
+    edge = _edge_hexes(state, state.side(unit.side).edge)
+    goal = goal_unit.hex if goal_unit else min(edge, key=lambda h: (distance(h, unit.hex),
+                                                                     format_label(h)))
+    before = len(dice.rolls)
+    budget = _move_roll(state, unit, dice, "flee")
+    moved, path = _walk(state, unit, goal, budget, fleeing=True)
+    fleeing = replace(moved, fleeing=True, marker=None)
+    rolls = tuple(dice.rolls[before:])
+    toward = f"{goal_unit.id}" if goal_unit else f"its {state.side(unit.side).edge} edge"
+    if goal_unit is None and (moved.hex in edge):
+        state = _gone(state, unit, "fled the field")
+        return state, [BattleEvent(kind="fled", text=f"{unit.id} flees {budget} MU toward "
+                                   f"{toward} and leaves the field.", rolls=rolls)]
+    if goal_unit is not None and distance(moved.hex, goal_unit.hex) <= 1:
+        fleeing = replace(fleeing, fleeing=False)
+    state = _put(state, fleeing)
+    where = " → ".join(format_label(h) for h in (unit.hex, *path)) if path else "nowhere"
+    return state, [BattleEvent(kind="flee", text=f"{unit.id} flees {budget} MU toward "
+                               f"{toward}: {where}"
+                               + ("; it rallies there." if not fleeing.fleeing else "."),
+                               data={"unit": unit.id, "hex": format_label(moved.hex)},
+                               rolls=rolls)]
+
+
+def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
+    cost = unit_cost(unit.type).total
+    return replace(state, units=tuple(u for u in state.units if u.id != unit.id),
+                   gone=(*state.gone, (unit.id, why)),
+                   sides=tuple(replace(s, lost=s.lost + cost) if s.name == unit.side else s
+                               for s in state.sides))
+
+
+# ---------------------------------------------------------------------------
+# The driver
+
+
+def acting_sides(state: GraspBattle) -> tuple[str, ...]:
+    return () if state.step == "over" else (state.phasing[state.acting],)
+
+
+def step(*, state: GraspBattle, orders: Sequence[GraspOrder], dice: Dice
+         ) -> StepResult[GraspBattle]:
+    """Apply `orders` in order; each must come from the side that acts at that moment."""
+
+    def check(state: GraspBattle, order: GraspOrder) -> None:
+        state.side(order.side)
+        if order.side not in acting_sides(state):
+            raise BattleError(f"{order.side} does not act now: {acting_sides(state)[0]} "
+                              f"phases in the {state.step} step.", rule="turn")
+
+    return apply_orders(state, orders, dice, over=lambda s: s.step == "over", check=check,
+                        apply=_apply)
+
+
+def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
+           ) -> tuple[GraspBattle, list[BattleEvent]]:
+    if order.kind == "done":
+        return _done(state, order, dice)
+    expected = {"command": "marker", "fire": "fire", "combat": "fight"}[state.step]
+    if order.kind != expected:
+        raise BattleError(f"In the {state.step} step a side gives {expected} orders or is "
+                          "done.", rule="turn", field="kind")
+    if order.kind == "marker":
+        return _marker(state, order)
+    if order.kind == "fire":
+        return _fire(state, order, dice)
+    return _fight(state, order, dice)
+
+
+def _own(state: GraspBattle, order: GraspOrder, name: str, field: str) -> GraspUnit:
+    unit = state.unit(name, field)
+    if unit.side != order.side:
+        raise BattleError(f"{unit.id} is not a unit of {order.side}.", rule="units",
+                          field=field)
+    return unit
+
+
+def _done(state: GraspBattle, order: GraspOrder, dice: Dice
+          ) -> tuple[GraspBattle, list[BattleEvent]]:
+    events: list[BattleEvent] = []
+    if state.step == "command":
+        side = state.side(order.side)
+        state = replace(state, sides=tuple(replace(s, reserved=s.pips, pips=0)
+                                           if s.name == side.name else s
+                                           for s in state.sides))
+        events.append(BattleEvent(kind="done", text=f"{order.side} reserves {side.pips} "
+                                  f"pip{'' if side.pips == 1 else 's'}."))
+    else:
+        events.append(BattleEvent(kind="done", text=f"{order.side} is done with the "
+                                  f"{state.step} step."))
+    if state.acting + 1 < len(state.phasing):
+        return replace(state, acting=state.acting + 1), events
+    if state.step == "command":
+        state, moved = _move_to_markers(state, dice)
+        return replace(state, step="fire", acting=0, acted=()), events + moved
+    if state.step == "fire":
+        return replace(state, step="combat", acting=0, acted=()), events
+    state, ended = _end_turn(state, dice)
+    return state, events + ended
+
+
+def _command_cost(state: GraspBattle, unit: GraspUnit) -> int:
+    spans = [c for c in state.units if c.side == unit.side and c.is_command
+             and state.mu(c.hex, unit.hex) <= c.type.command_range]
+    return 1 if spans else 2
+
+
+def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
+    unit = _own(state, order, order.unit, "unit")
+    if order.to is None or not state.grid.contains(order.to):
+        raise BattleError("A command marker is placed on a hex of the map.", rule="command",
+                          field="to")
+    if unit.fleeing:
+        raise BattleError(f"{unit.id} is fleeing and takes no orders.", rule="command",
+                          field="unit")
+    if unit.type.move is None:
+        raise BattleError(f"{unit.id} cannot move; a marker would be wasted.", rule="command",
+                          field="unit")
+    cost = _command_cost(state, unit)
+    side = state.side(order.side)
+    if not any(u.is_command for u in state.units if u.side == side.name):
+        raise BattleError(f"{side.name} has no command unit left to place markers.",
+                          rule="command", field="unit")
+    if side.pips < cost:
+        raise BattleError(f"{side.name} has {side.pips} pips left; this marker costs {cost}"
+                          + (" (beyond every command span)" if cost == 2 else "") + ".",
+                          rule="pips", field="unit")
+    state = replace(_put(state, replace(unit, marker=order.to)), busy=True,
+                    sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
+                                for s in state.sides))
+    return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
+                               f"{format_label(order.to)} ({cost} pip"
+                               f"{'s' if cost > 1 else ''}).",
+                               data={"unit": unit.id, "to": format_label(order.to)})]
+
+
+# ---------------------------------------------------------------------------
+# Fire and close combat
+
+
+def _order_of(state: GraspBattle, unit: GraspUnit) -> Order:
+    """Loose for scouts and skirmishers; close when a friend stands right behind."""
+    if unit.type.has(Special.SCOUT) or unit.type.has(Special.SKIRMISHER):
+        return Order.LOOSE
+    behind = state.at(neighbor(unit.hex, unit.facing.opposite))
+    return Order.CLOSE if behind is not None and behind.side == unit.side else Order.LOOSE
+
+
+def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
+    t = unit.type
+    return Fighter(
+        name=unit.id, die=die, fatigue=unit.fatigue, order=_order_of(state, unit),
+        size=Size.BIG if t.has(Special.BIG) else Size.SMALL if t.has(Special.SMALL)
+        else Size.NORMAL,
+        draw_is_loss=t.has(Special.SUPPLY) or t.has(Special.ENGINEER),
+        moves=t.move is not None, assault=t.has(Special.ASSAULT),
+        engineer=t.has(Special.ENGINEER), attributes=unit.attributes,
+    )
+
+
+def _supports(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUnit,
+              *, fire: bool) -> list[GraspUnit]:
+    out = []
+    for i, name in enumerate(order.supports):
+        helper = _own(state, order, name, f"supports[{i}]")
+        if helper.id == unit.id or helper.id in state.acted:
+            raise BattleError(f"{helper.id} has already acted this step or is the unit itself.",
+                              rule="support", field=f"supports[{i}]")
+        if fire:
+            if not _can_shoot(state, helper, target)[0]:
+                raise BattleError(f"{helper.id} cannot fire at {target.id}: "
+                                  f"{_can_shoot(state, helper, target)[1]}.", rule="support",
+                                  field=f"supports[{i}]")
+        elif distance(helper.hex, target.hex) != 1:
+            raise BattleError(f"{helper.id} is not in contact with {target.id}.",
+                              rule="support", field=f"supports[{i}]")
+        out.append(helper)
+    if len(out) > 2:
+        raise BattleError("Up to 2 additional units may support.", rule="support",
+                          field="supports")
+    return out
+
+
+def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[bool, str]:
+    t = unit.type
+    if unit.attributes.fs is None or t.fire_range is None:
+        return False, "it has no fire strength left or no fire range"
+    if unit.fleeing:
+        return False, "it is fleeing"
+    reach = t.fire_range.level.value if isinstance(t.fire_range, DieSpec) else t.fire_range
+    gap = state.mu(unit.hex, target.hex)
+    if gap > reach:
+        return False, f"it is {gap} MU away, beyond its range of {reach} MU"
+    if not within_45(unit.facing, unit.hex, target.hex) and not t.has(Special.ALL_ROUND):
+        return False, (f"it is outside the 45° arc ahead of {unit.id} (facing "
+                       f"{unit.facing.name}); only all-round fire reaches another arc")
+    return True, ""
+
+
+def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
+          ) -> tuple[GraspBattle, list[BattleEvent]]:
+    unit = _own(state, order, order.unit, "unit")
+    target = state.unit(order.target, "target")
+    if target.side == unit.side:
+        raise BattleError(f"{target.id} is a unit of {unit.side}'s own side.", rule="fire",
+                          field="target")
+    if unit.id in state.acted:
+        raise BattleError(f"{unit.id} has already fired this turn.", rule="fire", field="unit")
+    ok, why = _can_shoot(state, unit, target)
+    if not ok:
+        raise BattleError(f"{unit.id} cannot fire at {target.id}: {why}.", rule="fire",
+                          field="target")
+    helpers = _supports(state, order, unit, target, fire=True)
+    fs = unit.attributes.fs
+    assert fs is not None
+    arc_penalty = not within_45(unit.facing, unit.hex, target.hex)
+    die = fs.lowered(1) if arc_penalty else fs
+    if die is None:
+        raise BattleError(f"{unit.id} fires from its second arc one die less, and has none "
+                          "below d4.", rule="fire", field="target")
+    firer = Side(unit=_fighter(state, unit, die), supports=tuple(
+        _fighter(state, h, h.attributes.fs or die) for h in helpers))
+    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
+    before = len(dice.rolls)
+    try:
+        result = resolve_fire(Fire(firer=firer, target=_fighter(state, target, cc),
+                                   fire_range=unit.type.fire_range), dice=dice)
+    except GraspError as exc:
+        raise BattleError(str(exc), rule="fire", field="target") from exc
+    state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)), busy=True)
+    head = f"{unit.id} fires at {target.id}" + (" from its second arc (one die less)"
+                                                 if arc_penalty else "")
+    return _apply_result(state, result, head, dice, before, attacker=unit)
+
+
+def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
+           ) -> tuple[GraspBattle, list[BattleEvent]]:
+    unit = _own(state, order, order.unit, "unit")
+    target = state.unit(order.target, "target")
+    if target.side == unit.side:
+        raise BattleError(f"{target.id} is a unit of {unit.side}'s own side.", rule="combat",
+                          field="target")
+    if distance(unit.hex, target.hex) != 1:
+        raise BattleError(f"{unit.id} is not in contact with {target.id}.", rule="combat",
+                          field="target")
+    if unit.id in state.acted:
+        raise BattleError(f"{unit.id} has already fought this turn.", rule="combat",
+                          field="unit")
+    if unit.attributes.cc is None:
+        raise BattleError(f"{unit.id} has no close combat die left.", rule="combat",
+                          field="unit")
+    helpers = _supports(state, order, unit, target, fire=False)
+    side = state.side(order.side)
+    if order.command_pip:
+        commands = [c for c in state.units if c.side == unit.side and c.is_command and (
+            (c.type.pips_high_tech and state.mu(c.hex, unit.hex) <= c.type.command_range)
+            or distance(c.hex, unit.hex) <= 1)]
+        if not commands:
+            raise BattleError("A reserved pip modifies the roll only of a unit in contact "
+                              "with a command unit (in its command range if high tech).",
+                              rule="pips", field="command_pip")
+        if side.reserved < 1:
+            raise BattleError(f"{side.name} has no reserved pip left.", rule="pips",
+                              field="command_pip")
+        state = replace(state, sides=tuple(replace(s, reserved=s.reserved - 1)
+                                           if s.name == side.name else s for s in state.sides))
+    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
+    before = len(dice.rolls)
+    try:
+        result = resolve_close_combat(CloseCombat(
+            attacker=Side(unit=_fighter(state, unit, unit.attributes.cc),
+                          supports=tuple(_fighter(state, h, h.attributes.cc or cc)
+                                         for h in helpers),
+                          command_pip=order.command_pip),
+            defender=Side(unit=_fighter(state, target, cc)),
+            defender_terrain=state.going(target.hex)), dice=dice)
+    except GraspError as exc:
+        raise BattleError(str(exc), rule="combat", field="target") from exc
+    state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)))
+    return _apply_result(state, result, f"{unit.id} fights {target.id}", dice, before,
+                         attacker=unit)
+
+
+def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dice,
+                  before: int, *, attacker: GraspUnit
+                  ) -> tuple[GraspBattle, list[BattleEvent]]:
+    events = [BattleEvent(kind=result.kind, text=f"{head}: " + "; ".join(result.explanation)
+                          + ".", data={"result": result.to_dict()},
+                          rolls=tuple(dice.rolls[before:]))]
+    for out in result.outcomes:
+        unit = next((u for u in state.units if u.id == out.name), None)
+        if unit is None:
+            continue
+        if out.destroyed or out.surrendered:
+            why = "was destroyed" if out.destroyed else "surrendered"
+            state = _gone(state, unit, why)
+            events.append(BattleEvent(kind="eliminated", text=f"{unit.id} {why}."))
+            continue
+        unit = replace(unit, fatigue=out.fatigue_after,
+                       attributes=out.attributes if out.attributes is not None
+                       else unit.attributes)
+        state = _put(state, unit)
+        if out.flees:
+            state, fled = _flee(state, unit, dice, away_from=attacker.hex)
+            events.extend(fled)
+        elif out.recoils:
+            state, moved = _recoil(state, unit, attacker if unit.id != attacker.id
+                                   else _opponent(state, result, attacker))
+            events.extend(moved)
+    state, ended = _check_end(state)
+    return state, events + ended
+
+
+def _opponent(state: GraspBattle, result: CombatResult, attacker: GraspUnit) -> GraspUnit:
+    other = next((o.name for o in result.outcomes if o.name != attacker.id), None)
+    found = next((u for u in state.units if u.id == other), None)
+    return found if found is not None else attacker
+
+
+def _recoil(state: GraspBattle, unit: GraspUnit, enemy: GraspUnit
+            ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """1 MU back from the enemy: on the hex map one hex straight away from it, to a free hex
+    it may enter; a unit that cannot recoil stands."""
+    straight = neighbor(unit.hex, facing_towards(enemy.hex, unit.hex))
+    options = [n for n in (straight, *neighbors(unit.hex).values())
+               if distance(n, enemy.hex) > distance(unit.hex, enemy.hex)
+               and _step_cost(state, unit, n) is not None]
+    if not options:
+        return state, [BattleEvent(kind="recoil", text=f"{unit.id} cannot recoil and stands.")]
+    to = options[0]
+    state = _put(state, replace(unit, hex=to))
+    return state, [BattleEvent(kind="recoil", text=f"{unit.id} recoils to {format_label(to)}.",
+                               data={"unit": unit.id, "hex": format_label(to)})]
+
+
+# ---------------------------------------------------------------------------
+# The end
+
+
+def _spent(state: GraspBattle, side: str) -> bool:
+    return not any(u.side == side and u.fatigue is not None and not u.fleeing
+                   for u in state.units)
+
+
+def _check_end(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    if any(_spent(state, s.name) for s in state.sides):
+        return _finish(state, "a side has no unit left that can fight on")
+    return state, []
+
+
+def _end_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
+    if not state.busy:
+        return _finish(state, f"turn {state.turn} passed without an order, a shot or a move")
+    if state.turn >= state.settings.max_turns:
+        return _finish(state, f"turn {state.turn} was the last")
+    return _begin_turn(state, dice)
+
+
+def points_lost(state: GraspBattle, side: str) -> int:
+    """Points of the side's destroyed, captured and fled units, plus what its surviving
+    units lost: fatigue dice (at the design's fatigue price) and attribute dice."""
+    lost = state.side(side).lost
+    for u in state.units:
+        if u.side != side:
+            continue
+        t = u.type
+        mult = 2 ** sum(1 for s in (Special.CARRIER, Special.SUPPLY, Special.ENGINEER)
+                        if t.has(s))
+        now = 0 if u.fatigue is None else die_price(DieSpec(level=u.fatigue))
+        lost += (die_price(DieSpec(level=t.fatigue)) - now) * mult
+        for full, left in ((t.cc, u.attributes.cc), (t.fs, u.attributes.fs)):
+            if full is not None:
+                lost += die_price(full) - (0 if left is None else die_price(left))
+    return lost
+
+
+def _finish(state: GraspBattle, why: str) -> tuple[GraspBattle, list[BattleEvent]]:
+    state = replace(state, step="over")
+    verdict = outcome(state)
+    assert verdict is not None
+    return state, [BattleEvent(kind="victory", text=f"The battle ends: {why}. {verdict.reason}",
+                               data={"winner": verdict.winner,
+                                     "points_lost": dict(verdict.scores)})]
+
+
+def outcome(state: GraspBattle) -> Outcome | None:
+    if state.step != "over":
+        return None
+    lost = {s.name: points_lost(state, s.name) for s in state.sides}
+    least = min(lost.values())
+    best = [s for s, v in lost.items() if v == least]
+    if len(best) == 1:
+        return Outcome(winner=best[0], reason=f"{best[0]} wins, having lost the fewest points "
+                       f"({least}).", scores=lost)
+    return Outcome(winner=None, reason=f"A draw: {' and '.join(best)} lost {least} points "
+                   "each.", scores=lost)
+
+
+# ---------------------------------------------------------------------------
+# JSON
+
+
+def state_to_json(state: GraspBattle) -> dict[str, object]:
+    return {
+        "system": "grasp",
+        "settings": {"mu_per_hex": state.settings.mu_per_hex,
+                     "max_turns": state.settings.max_turns},
+        "map": {"cols": state.grid.cols, "rows": state.grid.rows,
+                "terrain": {format_label(h): t.label for h, t in sorted(
+                    state.terrain.items(), key=lambda item: format_label(item[0]))}},
+        "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
+                   "lost": s.lost,
+                   "units": [{"id": u.id, "hex": format_label(u.hex), "facing": u.facing.name,
+                              "type": _type_json(u.type),
+                              "fatigue": format_level(u.fatigue),
+                              "attributes": {k: v.label for k, v in (
+                                  ("cc", u.attributes.cc), ("fs", u.attributes.fs),
+                                  ("mv", u.attributes.mv)) if v is not None},
+                              "marker": format_label(u.marker) if u.marker else None,
+                              "fleeing": u.fleeing}
+                             for u in state.units if u.side == s.name]}
+                  for s in state.sides],
+        "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,
+        "step": state.step, "acted": list(state.acted), "busy": state.busy,
+        "gone": [{"unit": u, "why": w} for u, w in state.gone],
+    }
+
+
+def state_from_json(data: JSONObject) -> GraspBattle:
+    only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
+                       "step", "acted", "busy", "gone"), "state")
+    if data.get("system") != "grasp":
+        raise InputError("state.system", 'is "grasp" for a GRASP battle.')
+    conf = as_object(data.get("settings"), "state.settings")
+    only_fields(conf, ("mu_per_hex", "max_turns"), "state.settings")
+    settings = GraspSettings(
+        mu_per_hex=get_int(conf, "mu_per_hex", "state.settings", minimum=1, maximum=100),
+        max_turns=get_int(conf, "max_turns", "state.settings", minimum=1, maximum=100))
+    grid, terrain = _map(data.get("map"), "state.map")
+    sides, units = _sides(get_list(data, "sides", "state"), "state.sides", grid,
+                          with_state=True)
+    names = [s.name for s in sides]
+    phasing = get_str_list(data, "phasing", "state", what="a side")
+    if sorted(phasing) != sorted(names):
+        raise InputError("state.phasing", "lists every side once.")
+    gone = tuple((get_str(as_object(g, "state.gone"), "unit", "state.gone"),
+                  get_str(as_object(g, "state.gone"), "why", "state.gone"))
+                 for g in get_list(data, "gone", "state", default=True))
+    return GraspBattle(
+        settings=settings, grid=grid, terrain=terrain, sides=tuple(sides), units=tuple(units),
+        turn=get_int(data, "turn", "state", minimum=1, maximum=1000), phasing=phasing,
+        acting=get_int(data, "acting", "state", minimum=0, maximum=len(phasing) - 1),
+        step=get_choice(data, "step", ("command", "fire", "combat", "over"),  # type: ignore[arg-type]
+                        "state"),
+        acted=get_str_list(data, "acted", "state", what="a unit id"),
+        busy=get_bool(data, "busy", "state"), gone=gone)
+
+
+ENGINE: Engine[GraspBattle, GraspOrder] = Engine(
+    key="grasp", start_battle=start, step_battle=step, acting=acting_sides, verdict=outcome,
+    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json)
+
+__all__ = ["ENGINE", "GraspBattle", "GraspOrder", "GraspSettings", "GraspUnit", "UNIT_FIELDS",
+           "points_lost"]

@@ -1,0 +1,337 @@
+"""A GRASP battle on the hex adaptation (rules/grasp/battle.py): deployment, pips and the
+phasing order, command markers and spans, moves toward markers through the going, fire (range,
+arcs, all-round fire, supports), close combat (contact, reserved pips), recoils, flight,
+capture, resupply, the end of the battle and its points, the JSON form, properties and a
+scripted battle stored as a golden file."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.battle import BattleError
+from rules.dice import FixedDice, SeededDice
+from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, points_lost
+from rules.grasp.dielevels import DieLevel
+from rules.hexgrid import format_label, parse_label
+from rules.jsonio import InputError
+from tests.rules.battles import check_golden, check_json_form, play_out
+from tests.rules.grasp.battle_script import ARCHERS, FOOT, GENERAL, SCENARIO, WAGON, orders_for
+
+GOLDEN = Path(__file__).parent / "golden" / "battle.json"
+
+
+def unit(uid: str, where: str, kind: dict[str, Any], facing: str = "SE") -> dict[str, Any]:
+    return {"id": uid, "hex": where, "facing": facing, "type": kind}
+
+
+def begin(west: list[dict[str, Any]], east: list[dict[str, Any]], rolls: list[int], *,
+          terrain: dict[str, str] | None = None, **conf: Any) -> GraspBattle:
+    scen = {"map": {"cols": 12, "rows": 8, "terrain": terrain or {}},
+            "sides": [{"name": "West", "edge": "W", "units": west},
+                      {"name": "East", "edge": "E", "units": east}]}
+    return ENGINE.start(scenario=scen, settings=conf, dice=FixedDice(rolls)).state
+
+
+def cmd(side: str, kind: str, **kw: Any) -> GraspOrder:
+    if "to" in kw:
+        kw["to"] = parse_label(kw["to"])
+    if "supports" in kw:
+        kw["supports"] = tuple(kw["supports"])
+    return GraspOrder(side=side, kind=kind, **kw)  # type: ignore[arg-type]
+
+
+def act(state: GraspBattle, rolls: list[int], *orders: GraspOrder
+        ) -> tuple[GraspBattle, list[Any]]:
+    dice = FixedDice(rolls)
+    result = ENGINE.step(state=state, orders=list(orders), dice=dice)
+    assert dice.remaining == 0
+    return result.state, list(result.events)
+
+
+def refused(state: GraspBattle, *orders: GraspOrder) -> BattleError:
+    with pytest.raises(BattleError) as caught:
+        ENGINE.step(state=state, orders=list(orders), dice=FixedDice([]))
+    return caught.value
+
+
+def where(state: GraspBattle, uid: str) -> str:
+    return format_label(state.unit(uid).hex)
+
+
+def to_fire(state: GraspBattle) -> GraspBattle:
+    """Both sides done with markers (nobody has one): the fire step."""
+    state, _ = act(state, [], *[cmd(s, "done") for s in state.phasing])
+    assert state.step == "fire"
+    return state
+
+
+def to_combat(state: GraspBattle) -> GraspBattle:
+    state, _ = act(to_fire(state), [], *[cmd(s, "done") for s in state.phasing])
+    assert state.step == "combat"
+    return state
+
+
+WEST = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)]
+EAST = [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "J4", FOOT, "NW")]
+
+
+# --- deployment, pips, phasing --------------------------------------------------------------
+
+
+def test_start_rolls_each_sides_pips_and_the_highest_phases_first():
+    result = ENGINE.start(scenario={"map": {"cols": 12, "rows": 8}, "sides": [
+        {"name": "West", "edge": "W", "units": WEST},
+        {"name": "East", "edge": "E", "units": EAST}]}, settings={}, dice=FixedDice([2, 5]))
+    state = result.state
+    assert [e.text for e in result.events] == [
+        "4 units deployed on a 12 × 8 map (1 MU a hex).", "Turn 1.", "West rolls 2 pips.",
+        "East rolls 5 pips.", "Phasing order: East, West."]
+    assert (state.phasing, acting_sides(state), state.side("East").pips) == (
+        ("East", "West"), ("East",), 5)
+    tied = begin(WEST, EAST, [4, 4])
+    assert tied.phasing == ("West", "East")
+
+
+@pytest.mark.parametrize(("change", "field", "message"), [
+    (lambda s: s["sides"][0]["units"][1]["type"].update(fs="d6"),
+     "scenario.sides[0].units[1].type", "A unit with a fire strength needs a fire range."),
+    (lambda s: s["map"]["terrain"].update(C4="impassable"), "scenario.sides",
+     "w-foot starts in impassable terrain at C4: a unit never starts there."),
+    (lambda s: s["sides"][1]["units"][1].update(hex="C4"), "scenario.sides",
+     "every unit has its own id and its own hex."),
+    (lambda s: s["sides"][0].update(edge="X"), "scenario.sides[0].edge",
+     "must be one of N, S, W, E (got 'X')."),
+])
+def test_a_bad_scenario_is_refused_naming_the_field(change, field, message):
+    import copy
+
+    scen = {"map": {"cols": 12, "rows": 8, "terrain": {}},
+            "sides": [{"name": "West", "edge": "W", "units": copy.deepcopy(WEST)},
+                      {"name": "East", "edge": "E", "units": copy.deepcopy(EAST)}]}
+    change(scen)
+    with pytest.raises(InputError) as caught:
+        ENGINE.start(scenario=scen, settings={}, dice=FixedDice([1, 1]))
+    assert (caught.value.field, caught.value.message) == (field, message)
+
+
+def test_the_state_survives_its_json_form_and_replays_identically():
+    dice = SeededDice(seed="json")
+    state = ENGINE.start(scenario=SCENARIO, settings={}, dice=dice).state
+    for _ in range(14):
+        state = ENGINE.step(state=state, orders=orders_for(state), dice=dice).state
+    check_json_form(ENGINE, state, orders_for(state))
+
+
+def test_only_the_phasing_side_acts_and_only_with_the_steps_orders():
+    state = begin(WEST, EAST, [5, 2])
+    error = refused(state, cmd("East", "done"))
+    assert (error.field, error.rule, str(error)) == (
+        "orders[0]", "turn", "East does not act now: West phases in the command step.")
+    error = refused(state, cmd("West", "fire", unit="w-foot", target="e-foot"))
+    assert str(error) == "In the command step a side gives marker orders or is done."
+
+
+# --- command markers and moves --------------------------------------------------------------
+
+
+def test_a_marker_costs_one_pip_within_a_command_span_and_two_beyond():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT),
+            unit("w-far", "B8", {**FOOT, "move": 2})]
+    far_general = {**GENERAL, "command_range": 3}
+    state = begin([{**west[0], "type": far_general}, west[1], west[2]], EAST, [3, 1])
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="F4"))
+    assert (events[0].text, state.side("West").pips) == (
+        "West places w-foot's marker at F4 (1 pip).", 2)
+    state, events = act(state, [], cmd("West", "marker", unit="w-far", to="C8"))
+    assert (events[0].text, state.side("West").pips) == (
+        "West places w-far's marker at C8 (2 pips).", 0)
+    error = refused(state, cmd("West", "marker", unit="w-general", to="B3"))
+    assert (error.rule, str(error)) == ("pips", "West has 0 pips left; this marker costs 1.")
+
+
+def test_units_move_toward_their_markers_paying_the_going_and_unused_pips_are_reserved():
+    state = begin(WEST, EAST, [4, 1], terrain={"E3": "light", "E4": "light", "E5": "light"})
+    state, events = act(state, [],  # fixed moves: no move die is rolled
+                        cmd("West", "marker", unit="w-foot", to="H4"), cmd("West", "done"),
+                        cmd("East", "done"))
+    assert [e.text for e in events[1:3]] == ["West reserves 3 pips.", "East reserves 1 pip."]
+    # 3 MU: D3 costs 1, E3 (light going: half move) costs 2.
+    assert where(state, "w-foot") == "E3" and state.unit("w-foot").marker == parse_label("H4")
+    assert events[-1].text == "w-foot moves 3 MU toward its marker at H4: C4 → D3 → E3."
+    assert (state.step, state.side("West").reserved) == ("fire", 3)
+
+
+def test_a_unit_stops_on_contact_and_one_without_fatigue_does_not_close_in():
+    state = begin(WEST, [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "F4", FOOT)],
+                  [4, 1])
+    moved, _ = act(state, [], cmd("West", "marker", unit="w-foot", to="H4"),
+                   cmd("West", "done"), cmd("East", "done"))
+    assert where(moved, "w-foot") == "F3"  # next to e-foot at F4: contact, it stops there
+    tired = replace(state, units=tuple(replace(u, fatigue=None) if u.id == "w-foot" else u
+                                       for u in state.units))
+    held, events = act(tired, [], cmd("West", "marker", unit="w-foot", to="H4"),
+                       cmd("West", "done"), cmd("East", "done"))
+    assert where(held, "w-foot") == "C4"
+    assert events[-1].text == "w-foot moves 3 MU toward its marker at H4: it cannot get closer."
+
+
+# --- fire -----------------------------------------------------------------------------------
+
+
+def test_fire_needs_range_and_the_arc_ahead_and_its_result_is_applied():
+    west = [unit("w-general", "B4", GENERAL), unit("w-bows", "C4", ARCHERS)]
+    state = to_fire(begin(west, [unit("e-general", "K4", GENERAL, "NW"),
+                                 unit("e-foot", "H4", FOOT, "NW"),
+                                 unit("e-side", "C7", FOOT, "N")], [5, 1]))
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-general"))
+    assert (error.rule, str(error)) == (
+        "fire", "w-bows cannot fire at e-general: it is 8 MU away, beyond its range of 6 MU.")
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-side"))
+    assert str(error) == ("w-bows cannot fire at e-side: it is outside the 45° arc ahead of "
+                          "w-bows (facing SE); only all-round fire reaches another arc.")
+    state, events = act(state, [5, 2], cmd("West", "fire", unit="w-bows", target="e-foot"))
+    foot = state.unit("e-foot")
+    assert (foot.fatigue, where(state, "e-foot")) == (DieLevel.D4, "I5")  # straight away
+    assert events[0].text.startswith("w-bows fires at e-foot: firer: w-bows d6 rolled [5]")
+    assert events[1].text == "e-foot recoils to I5."
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-foot"))
+    assert str(error) == "w-bows has already fired this turn."
+
+
+def test_all_round_fire_reaches_a_second_arc_one_die_less():
+    bows = {**ARCHERS, "specials": ["all_round"]}
+    state = to_fire(begin([unit("w-general", "B4", GENERAL), unit("w-bows", "C4", bows)],
+                          [unit("e-general", "K4", GENERAL, "NW"),
+                           unit("e-side", "C7", FOOT, "N")], [5, 1]))
+    state, events = act(state, [4, 1], cmd("West", "fire", unit="w-bows", target="e-side"))
+    assert events[0].text.startswith("w-bows fires at e-side from its second arc (one die "
+                                     "less): firer: w-bows d4 rolled [4]")
+
+
+# --- close combat ---------------------------------------------------------------------------
+
+
+def test_close_combat_needs_contact_and_a_reserved_pip_needs_a_command_unit_in_contact():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "F4", FOOT, "NW"),
+            unit("e-far", "H7", FOOT, "NW")]
+    state = to_combat(begin(west, east, [5, 1]))
+    error = refused(state, cmd("West", "fight", unit="w-foot", target="e-far"))
+    assert (error.rule, str(error)) == ("combat", "w-foot is not in contact with e-far.")
+    error = refused(state, cmd("West", "fight", unit="w-foot", target="e-foot",
+                               command_pip=True))
+    assert (error.rule, str(error)) == (
+        "pips", "A reserved pip modifies the roll only of a unit in contact with a command "
+        "unit (in its command range if high tech).")
+    state, events = act(state, [6, 2], cmd("West", "fight", unit="w-foot", target="e-foot"))
+    assert (state.unit("e-foot").fatigue, where(state, "e-foot")) == (DieLevel.D4, "G5")
+    assert events[1].text == "e-foot recoils to G5."  # on from w-foot's side through F4
+
+
+# --- flight, capture, resupply --------------------------------------------------------------
+
+
+def test_a_unit_without_fatigue_that_passes_the_flee_test_flees_toward_its_edge():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
+    east = [unit("e-foot", "F4", FOOT, "NW")]  # no command unit within 10 MU to run to
+    state = to_combat(begin(west, east, [5]))
+    state = replace(state, units=tuple(replace(u, fatigue=None) if u.id == "e-foot" else u
+                                       for u in state.units))
+    state, events = act(state, [4, 6, 2, 3],
+                        cmd("West", "fight", unit="w-foot", target="e-foot"))
+    flight = next(e for e in events if e.kind == "flee")
+    assert flight.text == "e-foot flees 3 MU toward its E edge: F4 → G4 → H3 → I3."
+    assert state.unit("e-foot").fleeing
+
+
+def test_a_fleeing_unit_with_two_enemies_in_contact_is_captured():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT),
+            unit("w-foot-2", "F5", FOOT)]
+    east = [unit("e-foot", "F4", FOOT, "NW"), unit("e-rear", "L8", FOOT, "NW")]
+    state = to_combat(begin(west, east, [5]))
+    state = replace(state, units=tuple(replace(u, fatigue=None) if u.id == "e-foot" else u
+                                       for u in state.units))
+    state, events = act(state, [4, 6, 2, 3],
+                        cmd("West", "fight", unit="w-foot", target="e-foot"))
+    assert [e.text for e in events if e.kind == "captured"] == [
+        "e-foot tries to flee but enemies are already in contact: it is captured."]
+    assert dict(state.gone)["e-foot"] == "was captured"
+    assert state.side("East").lost == 15  # its whole cost: CC d6 6 + move 3 MU + fatigue d6 6
+
+
+def test_a_supply_unit_next_to_a_tired_friend_resupplies_it_at_the_turns_start():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT),
+            unit("w-wagon", "C5", WAGON)]
+    state = begin(west, EAST, [5, 1])
+    state = replace(state, units=tuple(replace(u, fatigue=DieLevel.D4) if u.id == "w-foot"
+                                       else u for u in state.units))
+    state, events = act(state, [3, 3], cmd("West", "marker", unit="w-general", to="B3"),
+                        *[cmd(s, "done") for s in ("West", "East")] * 3)
+    assert "w-wagon resupplies w-foot to d6; it is down to d8." in [e.text for e in events]
+    assert state.unit("w-foot").fatigue is DieLevel.D6
+
+
+# --- the end --------------------------------------------------------------------------------
+
+
+def test_a_turn_without_orders_shots_or_moves_ends_the_battle_on_points():
+    state = begin(WEST, EAST, [5, 1])
+    state = replace(state, units=tuple(replace(u, fatigue=DieLevel.D4) if u.id == "e-foot"
+                                       else u for u in state.units))
+    state, events = act(state, [], *[cmd(s, "done") for s in ("West", "East")] * 3)
+    verdict = ENGINE.outcome(state)
+    assert (verdict.winner, verdict.scores) == ("West", {"West": 0, "East": 2})
+    assert events[-1].text == ("The battle ends: turn 1 passed without an order, a shot or a "
+                               "move. West wins, having lost the fewest points (0).")
+    assert points_lost(state, "East") == 2
+    error = refused(state, cmd("West", "done"))
+    assert (error.rule, str(error)) == ("victory", "The battle is over.")
+
+
+# --- a whole battle, scripted ---------------------------------------------------------------
+
+
+def test_a_scripted_battle_from_deployment_to_victory_matches_its_golden_file():
+    state, events = play_out(ENGINE, SCENARIO, "g-19", orders_for)
+    verdict = ENGINE.outcome(state)
+    assert verdict is not None and verdict.winner == "West"
+    assert {"captured", "fled", "flee", "resupply", "fire", "close_combat"} <= {
+        e["kind"] for e in events}
+    check_golden(GOLDEN, verdict, events)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.text(min_size=1, max_size=8), st.integers(1, 5))
+def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(seed, turns):
+    dice = SeededDice(seed=seed)
+    conf = {"max_turns": turns}
+    state = ENGINE.start(scenario=SCENARIO, settings=conf, dice=dice).state
+    everyone = {u.id for u in state.units}
+    lost = {s.name: 0 for s in state.sides}
+    given_orders = []
+    for _ in range(400):
+        if ENGINE.outcome(state) is not None:
+            break
+        orders = orders_for(state)
+        given_orders.append(orders)
+        state = ENGINE.step(state=state, orders=orders, dice=dice).state
+        alive = [u.id for u in state.units]
+        gone = {u for u, _ in state.gone}
+        assert len(alive) == len(set(alive)) and set(alive) | gone == everyone
+        assert not set(alive) & gone
+        placed = [u.hex for u in state.units]
+        assert len(placed) == len(set(placed)) and all(state.grid.contains(h) for h in placed)
+        for s in state.sides:
+            assert s.lost >= lost[s.name]
+            lost[s.name] = s.lost
+    again_dice = SeededDice(seed=seed)
+    again = ENGINE.start(scenario=SCENARIO, settings=conf, dice=again_dice).state
+    for orders in given_orders:
+        again = ENGINE.step(state=again, orders=orders, dice=again_dice).state
+    assert ENGINE.state_to_json(again) == ENGINE.state_to_json(state)

@@ -366,6 +366,9 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
         if any(u.id == unit.id for u in state.units):
             state, fled = _flee(state, state.unit(unit.id), dice, away_from=None)
             events.extend(fled)
+    state, ended = _check_end(state)
+    if ended:
+        return state, events + ended
     totals: dict[str, int] = {}
     sides = []
     for side in state.sides:

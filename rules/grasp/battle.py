@@ -58,6 +58,7 @@ from rules.grasp.fatigue import Attributes, SupplyRecipient, resupply
 from rules.grasp.terrain import Mover, TerrainClass, hex_entry_cost
 from rules.grasp.units import (
     UNIT_FIELDS,
+    FireKind,
     Special,
     UnitType,
     format_measure,
@@ -72,6 +73,7 @@ from rules.hexgrid import (
     distance,
     facing_towards,
     format_label,
+    line,
     neighbor,
     neighbors,
     within_45,
@@ -196,11 +198,13 @@ class GraspOrder:
     to: Hex | None = None
     supports: tuple[str, ...] = ()
     command_pip: bool = False
+    hold: bool = False
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
-    only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip"), path)
+    only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
+                      "hold"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
         kind=get_choice(obj, "kind", ("marker", "fire", "fight", "done"),  # type: ignore[arg-type]
@@ -210,6 +214,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         to=hex_from_json(obj["to"], child(path, "to")) if obj.get("to") is not None else None,
         supports=get_str_list(obj, "supports", path, what="a unit id"),
         command_pip=get_bool(obj, "command_pip", path),
+        hold=get_bool(obj, "hold", path),
     )
 
 
@@ -744,17 +749,40 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
                           "below d4.", rule="fire", field="target")
     firer = Side(unit=_fighter(state, unit, die), supports=tuple(
         _fighter(state, h, h.attributes.fs or die) for h in helpers))
-    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
-    before = len(dice.rolls)
-    try:
-        result = resolve_fire(Fire(firer=firer, target=_fighter(state, target, cc),
-                                   fire_range=unit.type.fire_range), dice=dice)
-    except GraspError as exc:
-        raise BattleError(str(exc), rule="fire", field="target") from exc
     state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)), busy=True)
-    head = f"{unit.id} fires at {target.id}" + (" from its second arc (one die less)"
-                                                 if arc_penalty else "")
-    return _apply_result(state, result, head, dice, before, attacker=unit)
+    events: list[BattleEvent] = []
+    for victim_id in _affected(state, unit, target):
+        victim = next((u for u in state.units if u.id == victim_id), None)
+        if victim is None or state.step == "over":
+            continue
+        cc = victim.attributes.cc or DieSpec(level=DieLevel.D4)
+        before = len(dice.rolls)
+        try:
+            result = resolve_fire(Fire(firer=firer, target=_fighter(state, victim, cc),
+                                       fire_range=unit.type.fire_range), dice=dice)
+        except GraspError as exc:
+            raise BattleError(str(exc), rule="fire", field="target") from exc
+        how = ("" if victim.id == target.id else
+               " (area fire)" if unit.type.has(Special.AREA_FIRE) else " (continuous fire)")
+        head = f"{unit.id} fires at {victim.id}{how}" + (
+            " from its second arc (one die less)" if arc_penalty else "")
+        state, happened = _apply_result(state, result, head, dice, before, attacker=unit)
+        events.extend(happened)
+    return state, events
+
+
+def _affected(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> list[str]:
+    """The units a shot strikes, each in its own resolution: the target; with area fire every
+    other unit within 1 MU of it; with continuous (direct) fire every unit on the line of
+    fire before it (friends included: the source says "all units")."""
+    out = [target.id]
+    if unit.type.has(Special.AREA_FIRE):
+        out += [u.id for u in state.units if u.id not in (target.id, unit.id)
+                and state.mu(u.hex, target.hex) <= 1]
+    if unit.type.has(Special.CONTINUOUS_FIRE) and unit.type.fire == FireKind.DIRECT:
+        between = line(unit.hex, target.hex)[1:-1]
+        out = [u.id for h in between for u in state.units if u.hex == h] + out
+    return list(dict.fromkeys(out))
 
 
 def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
@@ -801,8 +829,46 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     except GraspError as exc:
         raise BattleError(str(exc), rule="combat", field="target") from exc
     state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)))
-    return _apply_result(state, result, f"{unit.id} fights {target.id}", dice, before,
-                         attacker=unit)
+    state, events = _apply_result(state, result, f"{unit.id} fights {target.id}", dice, before,
+                                  attacker=unit)
+    return _impetuous(state, order, result, events)
+
+
+def _impetuous(state: GraspBattle, order: GraspOrder, result: CombatResult,
+               events: list[BattleEvent]) -> tuple[GraspBattle, list[BattleEvent]]:
+    """An impetuous winner takes a free 1 MU move to contact the enemy that recoiled or fled,
+    unless its side pays a reserved pip to hold it (`hold`)."""
+    for out in result.outcomes:
+        loser = next((u for u in state.units if u.id == out.name), None)
+        if loser is None or not (out.recoils or out.flees) or state.step == "over":
+            continue
+        winner_id = next((o.name for o in result.outcomes if o.name != out.name), "")
+        winner = next((u for u in state.units if u.id == winner_id), None)
+        if winner is None or not winner.type.has(Special.IMPETUOUS) \
+                or distance(winner.hex, loser.hex) == 1:
+            continue
+        if order.hold and winner.side == order.side:
+            side = state.side(order.side)
+            if side.reserved < 1:
+                raise BattleError(f"{side.name} has no reserved pip to hold {winner.id}.",
+                                  rule="pips", field="hold")
+            state = replace(state, sides=tuple(replace(s, reserved=s.reserved - 1)
+                                               if s.name == side.name else s
+                                               for s in state.sides))
+            events.append(BattleEvent(kind="hold", text=f"{side.name} holds {winner.id} "
+                                      "with a reserved pip."))
+            continue
+        steps = [n for n in neighbors(winner.hex).values()
+                 if distance(n, loser.hex) == 1
+                 and (_step_cost(state, winner, n) or 99) <= 1]
+        if not steps:
+            continue
+        to = min(steps, key=lambda n: (distance(n, winner.hex), format_label(n)))
+        state = _put(state, replace(winner, hex=to, facing=facing_towards(to, loser.hex)))
+        events.append(BattleEvent(kind="impetuous", text=f"{winner.id} follows impetuously "
+                                  f"into {format_label(to)}, in contact with {loser.id} again.",
+                                  data={"unit": winner.id, "hex": format_label(to)}))
+    return state, events
 
 
 def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dice,

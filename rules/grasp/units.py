@@ -48,6 +48,9 @@ class Special(enum.StrEnum):
     SKIRMISHER = "skirmisher"
     ASSAULT = "assault"
     ALL_ROUND = "all_round"  # all-round fire (ARF): one die less from any second arc
+    AREA_FIRE = "area_fire"  # (SF) affects every unit within 1 MU of the target
+    CONTINUOUS_FIRE = "continuous_fire"  # (CF) affects every unit on the line of fire
+    IMPETUOUS = "impetuous"  # a free 1 MU move to contact a recoiling or fleeing enemy
 
 
 # The specials whose Fatigue is bought at double price ("X2 Fat").

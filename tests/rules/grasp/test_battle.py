@@ -214,6 +214,32 @@ def test_all_round_fire_reaches_a_second_arc_one_die_less():
                                      "less): firer: w-bows d4 rolled [4]")
 
 
+def test_area_fire_strikes_every_unit_within_1_mu_of_the_target_each_on_its_own_roll():
+    mortar = {**ARCHERS, "specials": ["area_fire"]}
+    east = [unit("e-general", "K1", GENERAL, "NW"), unit("e-a", "H4", FOOT, "NW"),
+            unit("e-b", "H5", FOOT, "NW"), unit("e-far", "H7", FOOT, "NW")]
+    state = to_fire(begin([unit("w-general", "B4", GENERAL), unit("w-mortar", "C4", mortar)],
+                          east, [5, 1]))
+    state, events = act(state, [5, 2, 1, 6], cmd("West", "fire", unit="w-mortar",
+                                                 target="e-a"))
+    shots = [e.text.split(":")[0] for e in events if e.kind == "fire"]
+    assert shots == ["w-mortar fires at e-a", "w-mortar fires at e-b (area fire)"]
+    assert (state.unit("e-a").fatigue, state.unit("e-b").fatigue,
+            state.unit("e-far").fatigue) == (DieLevel.D4, DieLevel.D6, DieLevel.D6)
+
+
+def test_continuous_fire_strikes_every_unit_on_the_line_before_the_target():
+    gun = {**ARCHERS, "specials": ["continuous_fire"]}
+    east = [unit("e-general", "K1", GENERAL, "NW"), unit("e-near", "E4", FOOT, "NW"),
+            unit("e-target", "G4", FOOT, "NW")]
+    state = to_fire(begin([unit("w-general", "B4", GENERAL), unit("w-gun", "C4", gun)],
+                          east, [5, 1]))
+    state, events = act(state, [5, 1, 5, 1], cmd("West", "fire", unit="w-gun",
+                                                 target="e-target"))
+    assert [e.text.split(":")[0] for e in events if e.kind == "fire"] == [
+        "w-gun fires at e-near (continuous fire)", "w-gun fires at e-target"]
+
+
 # --- close combat ---------------------------------------------------------------------------
 
 
@@ -232,6 +258,23 @@ def test_close_combat_needs_contact_and_a_reserved_pip_needs_a_command_unit_in_c
     state, events = act(state, [6, 2], cmd("West", "fight", unit="w-foot", target="e-foot"))
     assert (state.unit("e-foot").fatigue, where(state, "e-foot")) == (DieLevel.D4, "G5")
     assert events[1].text == "e-foot recoils to G5."  # on from w-foot's side through F4
+
+
+def test_an_impetuous_winner_follows_a_recoiling_enemy_unless_a_reserved_pip_holds_it():
+    knights = {**FOOT, "specials": ["impetuous"]}
+    west = [unit("w-general", "D4", GENERAL), unit("w-knights", "E4", knights)]
+    east = [unit("e-general", "K1", GENERAL, "NW"), unit("e-foot", "F4", FOOT, "NW")]
+    state = to_combat(begin(west, east, [5, 1]))
+    followed, events = act(state, [6, 2], cmd("West", "fight", unit="w-knights",
+                                              target="e-foot"))
+    assert where(followed, "e-foot") == "G5"
+    assert events[-1].text == ("w-knights follows impetuously into F4, in contact with e-foot "
+                               "again.")
+    held, events = act(state, [6, 2], cmd("West", "fight", unit="w-knights", target="e-foot",
+                                          hold=True))
+    assert (where(held, "w-knights"), events[-1].text) == (
+        "E4", "West holds w-knights with a reserved pip.")
+    assert held.side("West").reserved == state.side("West").reserved - 1
 
 
 # --- flight, capture, resupply --------------------------------------------------------------

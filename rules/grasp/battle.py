@@ -26,8 +26,9 @@ fewer points wins (equal: a draw).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Literal
 
 from rules.battle import (
@@ -37,9 +38,6 @@ from rules.battle import (
     Outcome,
     StepResult,
     apply_orders,
-    hex_from_json,
-    map_from_json,
-    on_map,
 )
 from rules.dice import Dice
 from rules.grasp.combat import (
@@ -55,7 +53,8 @@ from rules.grasp.combat import (
 )
 from rules.grasp.dielevels import DieLevel, DieSpec, GraspError, die_price, format_level, roll_pool
 from rules.grasp.fatigue import Attributes, SupplyRecipient, resupply
-from rules.grasp.terrain import Mover, TerrainClass, hex_entry_cost
+from rules.grasp.field import EDGES, Facing, HexField, PlaneField, Pos, field_from_json
+from rules.grasp.terrain import Mover, TerrainClass
 from rules.grasp.units import (
     UNIT_FIELDS,
     FireKind,
@@ -67,16 +66,8 @@ from rules.grasp.units import (
     validate_unit_type,
 )
 from rules.hexgrid import (
-    Direction,
-    Grid,
     Hex,
     distance,
-    facing_towards,
-    format_label,
-    line,
-    neighbor,
-    neighbors,
-    within_45,
 )
 from rules.jsonio import (
     InputError,
@@ -91,18 +82,18 @@ from rules.jsonio import (
     get_str_list,
     only_fields,
 )
+from rules.plane import Point, dist2
 
 DEFAULT_MAX_TURNS = 12
 MAX_MAP_SIDE = 60
 MAX_UNITS = 100
 FLEE_SHELTER_MU = 10
 Step = Literal["command", "fire", "combat", "over"]
-EDGES = ("N", "S", "W", "E")
-GOINGS = {t.label: t for t in TerrainClass}
 
 
 @dataclass(frozen=True, kw_only=True)
 class GraspSettings:
+    board: Literal["hex", "continuous"] = "hex"
     mu_per_hex: int = 1
     max_turns: int = DEFAULT_MAX_TURNS
 
@@ -114,11 +105,11 @@ class GraspUnit:
     id: str
     side: str
     type: UnitType
-    hex: Hex
-    facing: Direction
+    pos: Pos
+    facing: Facing
     fatigue: DieLevel | None
     attributes: Attributes
-    marker: Hex | None = None
+    marker: Pos | None = None
     fleeing: bool = False
 
     @property
@@ -145,8 +136,7 @@ class GraspSide:
 @dataclass(frozen=True, kw_only=True)
 class GraspBattle:
     settings: GraspSettings
-    grid: Grid
-    terrain: Mapping[Hex, TerrainClass]
+    field: HexField | PlaneField
     sides: tuple[GraspSide, ...]
     units: tuple[GraspUnit, ...]
     turn: int
@@ -172,14 +162,14 @@ class GraspBattle:
         raise BattleError(f"There is no side {name!r} in this battle.", rule="sides",
                           field="side")
 
-    def at(self, h: Hex) -> GraspUnit | None:
-        return next((u for u in self.units if u.hex == h), None)
+    def others(self, unit: GraspUnit) -> list[Pos]:
+        return [u.pos for u in self.units if u.id != unit.id]
 
-    def going(self, h: Hex) -> TerrainClass:
-        return self.terrain.get(h, TerrainClass.GOOD)
+    def enemies(self, unit: GraspUnit) -> list[Pos]:
+        return [u.pos for u in self.units if u.side != unit.side]
 
-    def mu(self, a: Hex, b: Hex) -> int:
-        return distance(a, b) * self.settings.mu_per_hex
+    def label(self, p: Pos) -> str:
+        return str(self.field.label(p))
 
 
 # ---------------------------------------------------------------------------
@@ -195,7 +185,7 @@ class GraspOrder:
     kind: Literal["marker", "fire", "fight", "done"]
     unit: str = ""
     target: str = ""
-    to: Hex | None = None
+    to: object = None  # a hex label, or a point [x, y] on the continuous board
     supports: tuple[str, ...] = ()
     command_pip: bool = False
     hold: bool = False
@@ -211,7 +201,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
                         path),
         unit=get_str(obj, "unit", path, default=""),
         target=get_str(obj, "target", path, default=""),
-        to=hex_from_json(obj["to"], child(path, "to")) if obj.get("to") is not None else None,
+        to=obj.get("to"),
         supports=get_str_list(obj, "supports", path, what="a unit id"),
         command_pip=get_bool(obj, "command_pip", path),
         hold=get_bool(obj, "hold", path),
@@ -220,17 +210,6 @@ def order_from_json(data: object, path: str) -> GraspOrder:
 
 # ---------------------------------------------------------------------------
 # Start
-
-
-def _map(data: object, path: str) -> tuple[Grid, dict[Hex, TerrainClass]]:
-    return map_from_json(data, path, GOINGS, plain="good", min_side=2, max_side=MAX_MAP_SIDE)
-
-
-def _facing(value: object, path: str) -> Direction:
-    names = {d.name: d for d in Direction}
-    if not isinstance(value, str) or value.upper() not in names:
-        raise InputError(path, f"is one of {', '.join(names)}.")
-    return names[value.upper()]
 
 
 def _type_json(t: UnitType) -> dict[str, object]:
@@ -254,10 +233,11 @@ def _type_json(t: UnitType) -> dict[str, object]:
     return out
 
 
-def _unit(raw: object, at: str, side: str, grid: Grid, *, with_state: bool) -> GraspUnit:
+def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with_state: bool
+          ) -> GraspUnit:
     obj = as_object(raw, at)
-    only_fields(obj, ("id", "hex", "facing", "type", "fatigue", "attributes", "marker",
-                      "fleeing") if with_state else ("id", "hex", "facing", "type"), at)
+    only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
+                      "fleeing") if with_state else ("id", "at", "facing", "type"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -265,10 +245,10 @@ def _unit(raw: object, at: str, side: str, grid: Grid, *, with_state: bool) -> G
     unit_id = get_str(obj, "id", at)
     if not unit_id:
         raise InputError(child(at, "id"), "must be a non-empty id.")
-    place = on_map(grid, hex_from_json(obj.get("hex"), child(at, "hex")), child(at, "hex"))
-    facing = _facing(obj.get("facing"), child(at, "facing"))
+    place = board.pos_from_json(obj.get("at"), child(at, "at"))
+    facing = board.facing_from_json(obj.get("facing"), child(at, "facing"))
     if not with_state:
-        return GraspUnit(id=unit_id, side=side, type=kind, hex=place, facing=facing,
+        return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
                          fatigue=kind.fatigue,
                          attributes=Attributes(cc=kind.cc, fs=kind.fs,
                                                mv=kind.move if isinstance(kind.move, DieSpec)
@@ -282,16 +262,15 @@ def _unit(raw: object, at: str, side: str, grid: Grid, *, with_state: bool) -> G
         value = attrs.get(name)
         spec[name] = None if value is None else unit_type_from_dict(
             {"fatigue": "d4", "cc": value}, child(child(at, "attributes"), name)).cc
-    return GraspUnit(id=unit_id, side=side, type=kind, hex=place, facing=facing,
+    return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
                      fatigue=level, attributes=Attributes(**spec),
-                     marker=None if obj.get("marker") is None else on_map(
-                         grid, hex_from_json(obj["marker"], child(at, "marker")),
-                         child(at, "marker")),
+                     marker=None if obj.get("marker") is None else board.pos_from_json(
+                         obj["marker"], child(at, "marker")),
                      fleeing=get_bool(obj, "fleeing", at))
 
 
-def _sides(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
-           ) -> tuple[list[GraspSide], list[GraspUnit]]:
+def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
+           with_state: bool) -> tuple[list[GraspSide], list[GraspUnit]]:
     sides: list[GraspSide] = []
     units: list[GraspUnit] = []
     for i, raw in enumerate(raw_sides):
@@ -310,41 +289,53 @@ def _sides(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
         raw_units = get_list(obj, "units", where)
         if not raw_units and not with_state:
             raise InputError(child(where, "units"), "needs at least one unit.")
-        units.extend(_unit(u, child(child(where, "units"), j), name, grid,
+        units.extend(_unit(u, child(child(where, "units"), j), name, board,
                            with_state=with_state) for j, u in enumerate(raw_units))
     if len(units) > MAX_UNITS:
         raise InputError(path, f"a battle has at most {MAX_UNITS} units.")
     ids = [u.id for u in units]
-    hexes = [u.hex for u in units]
-    if len(set(ids)) != len(ids) or len(set(hexes)) != len(hexes):
-        raise InputError(path, "every unit has its own id and its own hex.")
+    if len(set(ids)) != len(ids):
+        raise InputError(path, "every unit has its own id.")
+    for a in units:
+        for b in units:
+            if a.id < b.id and board.overlap(a.pos, b.pos):
+                raise InputError(path, f"{a.id} and {b.id} stand on one another: every unit "
+                                 "has its own place.")
     return sides, units
+
+
+def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
+    only_fields(data, ("board", "mu_per_hex", "max_turns"), path)
+    return GraspSettings(
+        board=get_choice(data, "board", ("hex", "continuous"), path,  # type: ignore[arg-type]
+                         default="hex" if defaults else None),
+        mu_per_hex=get_int(data, "mu_per_hex", path, minimum=1, maximum=100,
+                           default=1 if defaults else None),
+        max_turns=get_int(data, "max_turns", path, minimum=1, maximum=100,
+                          default=DEFAULT_MAX_TURNS if defaults else None))
 
 
 def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
           ) -> StepResult[GraspBattle]:
     """Deploy the scenario's units and begin turn 1 (resupply, pips, phasing order)."""
-    only_fields(settings, ("mu_per_hex", "max_turns"), "settings")
-    conf = GraspSettings(
-        mu_per_hex=get_int(settings, "mu_per_hex", "settings", minimum=1, maximum=100,
-                           default=1),
-        max_turns=get_int(settings, "max_turns", "settings", minimum=1, maximum=100,
-                          default=DEFAULT_MAX_TURNS))
+    conf = _settings(settings, "settings", defaults=True)
     only_fields(scenario, ("map", "sides"), "scenario")
-    grid, terrain = _map(scenario.get("map"), "scenario.map")
+    board = field_from_json(scenario.get("map"), "scenario.map", board=conf.board,
+                            mu_per_hex=conf.mu_per_hex)
     raw_sides = get_list(scenario, "sides", "scenario")
     if len(raw_sides) < 2:
         raise InputError("scenario.sides", "needs at least two sides.")
-    sides, units = _sides(raw_sides, "scenario.sides", grid, with_state=False)
+    sides, units = _sides(raw_sides, "scenario.sides", board, with_state=False)
     for u in units:
-        if terrain.get(u.hex) is TerrainClass.IMPASSABLE:
+        if board.going(u.pos) is TerrainClass.IMPASSABLE:
             raise InputError("scenario.sides", f"{u.id} starts in impassable terrain at "
-                             f"{format_label(u.hex)}: a unit never starts there.")
-    state = GraspBattle(settings=conf, grid=grid, terrain=terrain, sides=tuple(sides),
+                             f"{board.label(u.pos)}: a unit never starts there.")
+    state = GraspBattle(settings=conf, field=board, sides=tuple(sides),
                         units=tuple(units), turn=0, phasing=(), acting=0, step="command")
-    events = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on a "
-                          f"{grid.cols} × {grid.rows} map ({conf.mu_per_hex} MU a hex).",
-                          data={"units": {u.id: format_label(u.hex) for u in units}})]
+    size = (f"a {board.grid.cols} × {board.grid.rows} map ({conf.mu_per_hex} MU a hex)"
+            if isinstance(board, HexField) else f"a {board.width} × {board.height} MU board")
+    events = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on {size}.",
+                          data={"units": {u.id: board.pos_json(u.pos) for u in units}})]
     state, begun = _begin_turn(state, dice)
     return StepResult(state=state, events=tuple(events + begun))
 
@@ -386,7 +377,8 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
                                purpose=f"pips: {cmd.id}").kept
         totals[side.name] = total
         sides.append(replace(side, pips=total))
-        events.append(BattleEvent(kind="pips", text=f"{side.name} rolls {total} pips.",
+        events.append(BattleEvent(kind="pips", text=f"{side.name} rolls {total} "
+                                  f"pip{'' if total == 1 else 's'}.",
                                   data={"side": side.name, "pips": total},
                                   rolls=tuple(dice.rolls[before:])))
     order = [s.name for s in state.sides]
@@ -404,7 +396,8 @@ def _resupply(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
         if supplier.fatigue is None:
             continue
         friends = [u for u in state.units if u.side == supplier.side and u.id != supplier.id
-                   and distance(u.hex, supplier.hex) == 1 and u.fatigue != u.type.fatigue
+                   and state.field.in_contact(u.pos, supplier.pos)
+                   and u.fatigue != u.type.fatigue
                    and not u.fleeing]
         if not friends:
             continue
@@ -428,12 +421,6 @@ def _resupply(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
     return state, events
 
 
-def _step_cost(state: GraspBattle, unit: GraspUnit, to: Hex) -> int | None:
-    if not state.grid.contains(to) or state.at(to) is not None:
-        return None
-    return hex_entry_cost(state.going(to), unit.mover, mu_per_hex=state.settings.mu_per_hex)
-
-
 def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str) -> int:
     move = unit.attributes.mv if isinstance(unit.type.move, DieSpec) else unit.type.move
     if move is None:
@@ -445,35 +432,21 @@ def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str) ->
     return move
 
 
-def _walk(state: GraspBattle, unit: GraspUnit, goal: Hex, budget: int, *,
-          approach: bool = True, fleeing: bool = False) -> tuple[GraspUnit, list[Hex]]:
-    """Step toward `goal` while the MU budget pays for the next hex; a unit stops on coming
-    next to an enemy (a fleeing one runs on), and one without a fatigue die never steps
-    closer to an enemy."""
-    here = unit.hex
-    path: list[Hex] = []
-    enemies = [u.hex for u in state.units if u.side != unit.side]
-    while here != goal and budget > 0:
-        if path and not fleeing and any(distance(here, e) == 1 for e in enemies):
-            break
-        options = []
-        for n in neighbors(here).values():
-            cost = _step_cost(state, unit, n)
-            if cost is None or cost > budget or distance(n, goal) >= distance(here, goal):
-                continue
-            if not approach and enemies and min(distance(n, e) for e in enemies) < min(
-                    distance(here, e) for e in enemies):
-                continue
-            options.append((distance(n, goal), format_label(n), n, cost))
-        if not options:
-            break
-        _, _, nxt, cost = min(options)
-        budget -= cost
-        path.append(nxt)
-        here = nxt
+def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
+          approach: bool = True, fleeing: bool = False) -> tuple[GraspUnit, list[Pos]]:
+    """Toward `goal` while the MU budget pays (the board says how): a unit stops on coming
+    into contact with an enemy (a fleeing one runs on), and one without a fatigue die never
+    closes in on an enemy. It turns to face its way."""
+    end, path = state.field.walk(unit.mover, unit.pos, goal, budget, others=state.others(unit),
+                                 enemies=state.enemies(unit), approach=approach,
+                                 stop_at_contact=not fleeing)
     if not path:
         return unit, path
-    return replace(unit, hex=here, facing=facing_towards(unit.hex, here)), path
+    return replace(unit, pos=end, facing=state.field.facing_toward(unit.pos, end)), path
+
+
+def _route(state: GraspBattle, start: Pos, path: Sequence[Pos]) -> str:
+    return " → ".join(state.label(p) for p in (start, *path))
 
 
 def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -481,73 +454,62 @@ def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[
     for unit in [u for u in state.units if u.marker is not None and not u.fleeing]:
         unit = state.unit(unit.id)
         assert unit.marker is not None
-        if any(e.side != unit.side and distance(e.hex, unit.hex) == 1 for e in state.units):
+        if any(state.field.in_contact(e, unit.pos) for e in state.enemies(unit)):
             continue  # in close combat: it holds
         before = len(dice.rolls)
         budget = _move_roll(state, unit, dice, "move")
         moved, path = _walk(state, unit, unit.marker, budget,
                             approach=unit.fatigue is not None)
-        if moved.hex == unit.marker:
+        if moved.pos == unit.marker:
             moved = replace(moved, marker=None)
         state = _put(state, moved)
         if path:
             state = replace(state, busy=True)
-        where = " → ".join(format_label(h) for h in (unit.hex, *path))
         events.append(BattleEvent(
             kind="move", text=f"{unit.id} moves {budget} MU toward its marker at "
-            f"{format_label(unit.marker)}: {where if path else 'it cannot get closer'}"
+            f"{state.label(unit.marker)}: "
+            f"{_route(state, unit.pos, path) if path else 'it cannot get closer'}"
             + (" (reached)." if moved.marker is None else "."),
-            data={"unit": unit.id, "hex": format_label(moved.hex)},
+            data={"unit": unit.id, "at": state.field.pos_json(moved.pos)},
             rolls=tuple(dice.rolls[before:])))
     return state, events
 
 
-def _edge_hexes(state: GraspBattle, edge: str) -> list[Hex]:
-    from rules.hexgrid import offset_to_hex
-
-    g = state.grid
-    if edge in ("N", "S"):
-        row = 1 if edge == "N" else g.rows
-        return [offset_to_hex(col=c, row=row) for c in range(g.cols)]
-    col = 0 if edge == "W" else g.cols - 1
-    return [offset_to_hex(col=col, row=r) for r in range(1, g.rows + 1)]
-
-
-def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Hex | None
+def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | None
           ) -> tuple[GraspBattle, list[BattleEvent]]:
     """A full flee move: captured if enemies are already in contact; otherwise toward a
     friendly supply unit, then a command unit, within 10 MU, else the side's base edge,
     where it leaves the field."""
-    if away_from is not None and sum(1 for e in state.units if e.side != unit.side
-                                     and distance(e.hex, unit.hex) == 1) > 1:
+    board = state.field
+    if away_from is not None and sum(1 for e in state.enemies(unit)
+                                     if board.in_contact(e, unit.pos)) > 1:
         state = _gone(state, unit, "was captured")
         return state, [BattleEvent(kind="captured", text=f"{unit.id} tries to flee but enemies "
                                    "are already in contact: it is captured.")]
     shelters = [u for u in state.units if u.side == unit.side and u.id != unit.id
-                and state.mu(u.hex, unit.hex) <= FLEE_SHELTER_MU]
+                and board.within(u.pos, unit.pos, FLEE_SHELTER_MU)]
     goal_unit = next((u for u in shelters if u.type.has(Special.SUPPLY)), None) or next(
         (u for u in shelters if u.is_command), None)
-    edge = _edge_hexes(state, state.side(unit.side).edge)
-    goal = goal_unit.hex if goal_unit else min(edge, key=lambda h: (distance(h, unit.hex),
-                                                                     format_label(h)))
+    edge = state.side(unit.side).edge
+    goal = goal_unit.pos if goal_unit else board.edge_goal(unit.pos, edge)
     before = len(dice.rolls)
     budget = _move_roll(state, unit, dice, "flee")
     moved, path = _walk(state, unit, goal, budget, fleeing=True)
     fleeing = replace(moved, fleeing=True, marker=None)
     rolls = tuple(dice.rolls[before:])
-    toward = f"{goal_unit.id}" if goal_unit else f"its {state.side(unit.side).edge} edge"
-    if goal_unit is None and (moved.hex in edge):
+    toward = f"{goal_unit.id}" if goal_unit else f"its {edge} edge"
+    if goal_unit is None and board.at_edge(moved.pos, edge):
         state = _gone(state, unit, "fled the field")
         return state, [BattleEvent(kind="fled", text=f"{unit.id} flees {budget} MU toward "
                                    f"{toward} and leaves the field.", rolls=rolls)]
-    if goal_unit is not None and distance(moved.hex, goal_unit.hex) <= 1:
+    if goal_unit is not None and board.in_contact(moved.pos, goal_unit.pos):
         fleeing = replace(fleeing, fleeing=False)
     state = _put(state, fleeing)
-    where = " → ".join(format_label(h) for h in (unit.hex, *path)) if path else "nowhere"
+    where = _route(state, unit.pos, path) if path else "nowhere"
     return state, [BattleEvent(kind="flee", text=f"{unit.id} flees {budget} MU toward "
                                f"{toward}: {where}"
                                + ("; it rallies there." if not fleeing.fleeing else "."),
-                               data={"unit": unit.id, "hex": format_label(moved.hex)},
+                               data={"unit": unit.id, "at": board.pos_json(moved.pos)},
                                rolls=rolls)]
 
 
@@ -630,15 +592,23 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
 
 def _command_cost(state: GraspBattle, unit: GraspUnit) -> int:
     spans = [c for c in state.units if c.side == unit.side and c.is_command
-             and state.mu(c.hex, unit.hex) <= c.type.command_range]
+             and state.field.within(c.pos, unit.pos, c.type.command_range)]
     return 1 if spans else 2
 
 
 def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
     unit = _own(state, order, order.unit, "unit")
-    if order.to is None or not state.grid.contains(order.to):
-        raise BattleError("A command marker is placed on a hex of the map.", rule="command",
-                          field="to")
+    if isinstance(order.to, Hex | Point):
+        to: Pos = order.to
+        if not state.field.contains(to):
+            raise BattleError("A command marker is placed on the board.", rule="command",
+                              field="to")
+    else:
+        try:
+            to = state.field.pos_from_json(order.to, "to")
+        except InputError as exc:
+            raise BattleError(f"A command marker is placed on the board: {exc.message}",
+                              rule="command", field="to") from exc
     if unit.fleeing:
         raise BattleError(f"{unit.id} is fleeing and takes no orders.", rule="command",
                           field="unit")
@@ -654,13 +624,12 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
         raise BattleError(f"{side.name} has {side.pips} pips left; this marker costs {cost}"
                           + (" (beyond every command span)" if cost == 2 else "") + ".",
                           rule="pips", field="unit")
-    state = replace(_put(state, replace(unit, marker=order.to)), busy=True,
+    state = replace(_put(state, replace(unit, marker=to)), busy=True,
                     sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
                                 for s in state.sides))
     return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
-                               f"{format_label(order.to)} ({cost} pip"
-                               f"{'s' if cost > 1 else ''}).",
-                               data={"unit": unit.id, "to": format_label(order.to)})]
+                               f"{state.label(to)} ({cost} pip{'s' if cost > 1 else ''}).",
+                               data={"unit": unit.id, "to": state.field.pos_json(to)})]
 
 
 # ---------------------------------------------------------------------------
@@ -671,8 +640,15 @@ def _order_of(state: GraspBattle, unit: GraspUnit) -> Order:
     """Loose for scouts and skirmishers; close when a friend stands right behind."""
     if unit.type.has(Special.SCOUT) or unit.type.has(Special.SKIRMISHER):
         return Order.LOOSE
-    behind = state.at(neighbor(unit.hex, unit.facing.opposite))
-    return Order.CLOSE if behind is not None and behind.side == unit.side else Order.LOOSE
+    rear = any(state.field.behind(unit.pos, unit.facing, u.pos) for u in state.units
+               if u.side == unit.side and u.id != unit.id)
+    return Order.CLOSE if rear else Order.LOOSE
+
+
+def _facing_text(state: GraspBattle, facing: Facing) -> str:
+    value = state.field.facing_json(facing)
+    return value if isinstance(value, str) else f"[{', '.join(map(str, value))}]" \
+        if isinstance(value, list) else str(value)
 
 
 def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
@@ -700,7 +676,7 @@ def _supports(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: Gr
                 raise BattleError(f"{helper.id} cannot fire at {target.id}: "
                                   f"{_can_shoot(state, helper, target)[1]}.", rule="support",
                                   field=f"supports[{i}]")
-        elif distance(helper.hex, target.hex) != 1:
+        elif not state.field.in_contact(helper.pos, target.pos):
             raise BattleError(f"{helper.id} is not in contact with {target.id}.",
                               rule="support", field=f"supports[{i}]")
         out.append(helper)
@@ -717,12 +693,14 @@ def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[
     if unit.fleeing:
         return False, "it is fleeing"
     reach = t.fire_range.level.value if isinstance(t.fire_range, DieSpec) else t.fire_range
-    gap = state.mu(unit.hex, target.hex)
-    if gap > reach:
-        return False, f"it is {gap} MU away, beyond its range of {reach} MU"
-    if not within_45(unit.facing, unit.hex, target.hex) and not t.has(Special.ALL_ROUND):
+    if not state.field.within(unit.pos, target.pos, reach):
+        return False, (f"it is {state.field.gap_mu(unit.pos, target.pos)} MU away, beyond "
+                       f"its range of {reach} MU")
+    if not state.field.in_arc(unit.facing, unit.pos, target.pos) \
+            and not t.has(Special.ALL_ROUND):
         return False, (f"it is outside the 45° arc ahead of {unit.id} (facing "
-                       f"{unit.facing.name}); only all-round fire reaches another arc")
+                       f"{_facing_text(state, unit.facing)}); only all-round fire reaches "
+                       "another arc")
     return True, ""
 
 
@@ -742,7 +720,7 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
     helpers = _supports(state, order, unit, target, fire=True)
     fs = unit.attributes.fs
     assert fs is not None
-    arc_penalty = not within_45(unit.facing, unit.hex, target.hex)
+    arc_penalty = not state.field.in_arc(unit.facing, unit.pos, target.pos)
     die = fs.lowered(1) if arc_penalty else fs
     if die is None:
         raise BattleError(f"{unit.id} fires from its second arc one die less, and has none "
@@ -778,11 +756,22 @@ def _affected(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> list[st
     out = [target.id]
     if unit.type.has(Special.AREA_FIRE):
         out += [u.id for u in state.units if u.id not in (target.id, unit.id)
-                and state.mu(u.hex, target.hex) <= 1]
+                and state.field.within(u.pos, target.pos, 1)]
     if unit.type.has(Special.CONTINUOUS_FIRE) and unit.type.fire == FireKind.DIRECT:
-        between = line(unit.hex, target.hex)[1:-1]
-        out = [u.id for h in between for u in state.units if u.hex == h] + out
+        on_line = [u for u in state.units if u.id not in (target.id, unit.id)
+                   and state.field.on_line(unit.pos, target.pos, u.pos)]
+        on_line.sort(key=lambda u: (u.pos.q, u.pos.r) if isinstance(u.pos, Hex) else (0, 0))
+        out = [u.id for u in sorted(on_line, key=lambda u: _nearer(state, unit, u))] + out
     return list(dict.fromkeys(out))
+
+
+def _nearer(state: GraspBattle, unit: GraspUnit, other: GraspUnit) -> Fraction:
+    """How far `other` is from `unit` (squared, comparable on both boards)."""
+    a, b = unit.pos, other.pos
+    if isinstance(a, Hex) and isinstance(b, Hex):
+        return Fraction(distance(a, b))
+    assert isinstance(a, Point) and isinstance(b, Point)
+    return dist2(a, b)
 
 
 def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
@@ -792,7 +781,7 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     if target.side == unit.side:
         raise BattleError(f"{target.id} is a unit of {unit.side}'s own side.", rule="combat",
                           field="target")
-    if distance(unit.hex, target.hex) != 1:
+    if not state.field.in_contact(unit.pos, target.pos):
         raise BattleError(f"{unit.id} is not in contact with {target.id}.", rule="combat",
                           field="target")
     if unit.id in state.acted:
@@ -805,8 +794,9 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     side = state.side(order.side)
     if order.command_pip:
         commands = [c for c in state.units if c.side == unit.side and c.is_command and (
-            (c.type.pips_high_tech and state.mu(c.hex, unit.hex) <= c.type.command_range)
-            or distance(c.hex, unit.hex) <= 1)]
+            (c.type.pips_high_tech and state.field.within(c.pos, unit.pos,
+                                                          c.type.command_range))
+            or state.field.in_contact(c.pos, unit.pos))]
         if not commands:
             raise BattleError("A reserved pip modifies the roll only of a unit in contact "
                               "with a command unit (in its command range if high tech).",
@@ -825,7 +815,7 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
                                          for h in helpers),
                           command_pip=order.command_pip),
             defender=Side(unit=_fighter(state, target, cc)),
-            defender_terrain=state.going(target.hex)), dice=dice)
+            defender_terrain=state.field.going(target.pos)), dice=dice)
     except GraspError as exc:
         raise BattleError(str(exc), rule="combat", field="target") from exc
     state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)))
@@ -845,7 +835,7 @@ def _impetuous(state: GraspBattle, order: GraspOrder, result: CombatResult,
         winner_id = next((o.name for o in result.outcomes if o.name != out.name), "")
         winner = next((u for u in state.units if u.id == winner_id), None)
         if winner is None or not winner.type.has(Special.IMPETUOUS) \
-                or distance(winner.hex, loser.hex) == 1:
+                or state.field.in_contact(winner.pos, loser.pos):
             continue
         if order.hold and winner.side == order.side:
             side = state.side(order.side)
@@ -858,16 +848,15 @@ def _impetuous(state: GraspBattle, order: GraspOrder, result: CombatResult,
             events.append(BattleEvent(kind="hold", text=f"{side.name} holds {winner.id} "
                                       "with a reserved pip."))
             continue
-        steps = [n for n in neighbors(winner.hex).values()
-                 if distance(n, loser.hex) == 1
-                 and (_step_cost(state, winner, n) or 99) <= 1]
-        if not steps:
+        to = state.field.close_in(winner.mover, winner.pos, loser.pos, state.others(winner),
+                                  mu=1)
+        if to is None:
             continue
-        to = min(steps, key=lambda n: (distance(n, winner.hex), format_label(n)))
-        state = _put(state, replace(winner, hex=to, facing=facing_towards(to, loser.hex)))
+        state = _put(state, replace(winner, pos=to,
+                                    facing=state.field.facing_toward(to, loser.pos)))
         events.append(BattleEvent(kind="impetuous", text=f"{winner.id} follows impetuously "
-                                  f"into {format_label(to)}, in contact with {loser.id} again.",
-                                  data={"unit": winner.id, "hex": format_label(to)}))
+                                  f"into {state.label(to)}, in contact with {loser.id} again.",
+                                  data={"unit": winner.id, "at": state.field.pos_json(to)}))
     return state, events
 
 
@@ -891,7 +880,7 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
                        else unit.attributes)
         state = _put(state, unit)
         if out.flees:
-            state, fled = _flee(state, unit, dice, away_from=attacker.hex)
+            state, fled = _flee(state, unit, dice, away_from=attacker.pos)
             events.extend(fled)
         elif out.recoils:
             state, moved = _recoil(state, unit, attacker if unit.id != attacker.id
@@ -909,18 +898,14 @@ def _opponent(state: GraspBattle, result: CombatResult, attacker: GraspUnit) -> 
 
 def _recoil(state: GraspBattle, unit: GraspUnit, enemy: GraspUnit
             ) -> tuple[GraspBattle, list[BattleEvent]]:
-    """1 MU back from the enemy: on the hex map one hex straight away from it, to a free hex
-    it may enter; a unit that cannot recoil stands."""
-    straight = neighbor(unit.hex, facing_towards(enemy.hex, unit.hex))
-    options = [n for n in (straight, *neighbors(unit.hex).values())
-               if distance(n, enemy.hex) > distance(unit.hex, enemy.hex)
-               and _step_cost(state, unit, n) is not None]
-    if not options:
+    """1 MU straight back from the enemy (one hex on the hex map), where the unit may go; a
+    unit that cannot recoil stands."""
+    to = state.field.away(unit.mover, unit.pos, enemy.pos, state.others(unit))
+    if to is None:
         return state, [BattleEvent(kind="recoil", text=f"{unit.id} cannot recoil and stands.")]
-    to = options[0]
-    state = _put(state, replace(unit, hex=to))
-    return state, [BattleEvent(kind="recoil", text=f"{unit.id} recoils to {format_label(to)}.",
-                               data={"unit": unit.id, "hex": format_label(to)})]
+    state = _put(state, replace(unit, pos=to))
+    return state, [BattleEvent(kind="recoil", text=f"{unit.id} recoils to {state.label(to)}.",
+                               data={"unit": unit.id, "at": state.field.pos_json(to)})]
 
 
 # ---------------------------------------------------------------------------
@@ -991,22 +976,22 @@ def outcome(state: GraspBattle) -> Outcome | None:
 
 
 def state_to_json(state: GraspBattle) -> dict[str, object]:
+    board = state.field
     return {
         "system": "grasp",
-        "settings": {"mu_per_hex": state.settings.mu_per_hex,
+        "settings": {"board": state.settings.board, "mu_per_hex": state.settings.mu_per_hex,
                      "max_turns": state.settings.max_turns},
-        "map": {"cols": state.grid.cols, "rows": state.grid.rows,
-                "terrain": {format_label(h): t.label for h, t in sorted(
-                    state.terrain.items(), key=lambda item: format_label(item[0]))}},
+        "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost,
-                   "units": [{"id": u.id, "hex": format_label(u.hex), "facing": u.facing.name,
+                   "units": [{"id": u.id, "at": board.pos_json(u.pos),
+                              "facing": board.facing_json(u.facing),
                               "type": _type_json(u.type),
                               "fatigue": format_level(u.fatigue),
                               "attributes": {k: v.label for k, v in (
                                   ("cc", u.attributes.cc), ("fs", u.attributes.fs),
                                   ("mv", u.attributes.mv)) if v is not None},
-                              "marker": format_label(u.marker) if u.marker else None,
+                              "marker": board.pos_json(u.marker) if u.marker else None,
                               "fleeing": u.fleeing}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
@@ -1021,13 +1006,11 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                        "step", "acted", "busy", "gone"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
-    conf = as_object(data.get("settings"), "state.settings")
-    only_fields(conf, ("mu_per_hex", "max_turns"), "state.settings")
-    settings = GraspSettings(
-        mu_per_hex=get_int(conf, "mu_per_hex", "state.settings", minimum=1, maximum=100),
-        max_turns=get_int(conf, "max_turns", "state.settings", minimum=1, maximum=100))
-    grid, terrain = _map(data.get("map"), "state.map")
-    sides, units = _sides(get_list(data, "sides", "state"), "state.sides", grid,
+    settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
+                         defaults=False)
+    board = field_from_json(data.get("map"), "state.map", board=settings.board,
+                            mu_per_hex=settings.mu_per_hex)
+    sides, units = _sides(get_list(data, "sides", "state"), "state.sides", board,
                           with_state=True)
     names = [s.name for s in sides]
     phasing = get_str_list(data, "phasing", "state", what="a side")
@@ -1037,7 +1020,7 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                   get_str(as_object(g, "state.gone"), "why", "state.gone"))
                  for g in get_list(data, "gone", "state", default=True))
     return GraspBattle(
-        settings=settings, grid=grid, terrain=terrain, sides=tuple(sides), units=tuple(units),
+        settings=settings, field=board, sides=tuple(sides), units=tuple(units),
         turn=get_int(data, "turn", "state", minimum=1, maximum=1000), phasing=phasing,
         acting=get_int(data, "acting", "state", minimum=0, maximum=len(phasing) - 1),
         step=get_choice(data, "step", ("command", "fire", "combat", "over"),  # type: ignore[arg-type]

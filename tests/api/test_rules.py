@@ -112,9 +112,9 @@ ELF_DUEL_STATE = _elf_duel_state()
 
 
 GRASP_DUEL = {"map": {"cols": 6, "rows": 3}, "sides": [
-    {"name": "West", "edge": "W", "units": [{"id": "w", "hex": "A2", "facing": "SE", "type": {
+    {"name": "West", "edge": "W", "units": [{"id": "w", "at": "A2", "facing": "SE", "type": {
         "cc": "d6", "fatigue": "d6", "move": 2, "pips": "d6", "command_range": 4}}]},
-    {"name": "East", "edge": "E", "units": [{"id": "e", "hex": "F2", "facing": "NW", "type": {
+    {"name": "East", "edge": "E", "units": [{"id": "e", "at": "F2", "facing": "NW", "type": {
         "cc": "d6", "fatigue": "d6", "move": 2}}]}]}
 
 

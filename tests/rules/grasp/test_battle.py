@@ -7,6 +7,7 @@ scripted battle stored as a golden file."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,24 @@ from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, po
 from rules.grasp.dielevels import DieLevel
 from rules.hexgrid import format_label, parse_label
 from rules.jsonio import InputError
+from rules.plane import Point
 from tests.rules.battles import check_golden, check_json_form, play_out
-from tests.rules.grasp.battle_script import ARCHERS, FOOT, GENERAL, SCENARIO, WAGON, orders_for
+from tests.rules.grasp.battle_script import (
+    ARCHERS,
+    CONTINUOUS,
+    FOOT,
+    GENERAL,
+    SCENARIO,
+    WAGON,
+    orders_for,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "battle.json"
+GOLDEN_CONTINUOUS = Path(__file__).parent / "golden" / "battle-continuous.json"
 
 
 def unit(uid: str, where: str, kind: dict[str, Any], facing: str = "SE") -> dict[str, Any]:
-    return {"id": uid, "hex": where, "facing": facing, "type": kind}
+    return {"id": uid, "at": where, "facing": facing, "type": kind}
 
 
 def begin(west: list[dict[str, Any]], east: list[dict[str, Any]], rolls: list[int], *,
@@ -39,7 +50,7 @@ def begin(west: list[dict[str, Any]], east: list[dict[str, Any]], rolls: list[in
 
 
 def cmd(side: str, kind: str, **kw: Any) -> GraspOrder:
-    if "to" in kw:
+    if isinstance(kw.get("to"), str):
         kw["to"] = parse_label(kw["to"])
     if "supports" in kw:
         kw["supports"] = tuple(kw["supports"])
@@ -61,7 +72,7 @@ def refused(state: GraspBattle, *orders: GraspOrder) -> BattleError:
 
 
 def where(state: GraspBattle, uid: str) -> str:
-    return format_label(state.unit(uid).hex)
+    return format_label(state.unit(uid).pos)
 
 
 def to_fire(state: GraspBattle) -> GraspBattle:
@@ -103,8 +114,8 @@ def test_start_rolls_each_sides_pips_and_the_highest_phases_first():
      "scenario.sides[0].units[1].type", "A unit with a fire strength needs a fire range."),
     (lambda s: s["map"]["terrain"].update(C4="impassable"), "scenario.sides",
      "w-foot starts in impassable terrain at C4: a unit never starts there."),
-    (lambda s: s["sides"][1]["units"][1].update(hex="C4"), "scenario.sides",
-     "every unit has its own id and its own hex."),
+    (lambda s: s["sides"][1]["units"][1].update(at="C4"), "scenario.sides",
+     "e-foot and w-foot stand on one another: every unit has its own place."),
     (lambda s: s["sides"][0].update(edge="X"), "scenario.sides[0].edge",
      "must be one of N, S, W, E (got 'X')."),
 ])
@@ -368,8 +379,8 @@ def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(
         gone = {u for u, _ in state.gone}
         assert len(alive) == len(set(alive)) and set(alive) | gone == everyone
         assert not set(alive) & gone
-        placed = [u.hex for u in state.units]
-        assert len(placed) == len(set(placed)) and all(state.grid.contains(h) for h in placed)
+        placed = [u.pos for u in state.units]
+        assert len(placed) == len(set(placed)) and all(state.field.contains(h) for h in placed)
         for s in state.sides:
             assert s.lost >= lost[s.name]
             lost[s.name] = s.lost
@@ -378,3 +389,104 @@ def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(
     for orders in given_orders:
         again = ENGINE.step(state=again, orders=orders, dice=again_dice).state
     assert ENGINE.state_to_json(again) == ENGINE.state_to_json(state)
+
+
+# --- the continuous board -------------------------------------------------------------------
+
+
+def plane(west: list[dict[str, Any]], east: list[dict[str, Any]], rolls: list[int], *,
+          terrain: list[dict[str, Any]] | None = None) -> GraspBattle:
+    scen = {"map": {"width": 16, "height": 10, "terrain": terrain or []},
+            "sides": [{"name": "West", "edge": "W", "units": west},
+                      {"name": "East", "edge": "E", "units": east}]}
+    return ENGINE.start(scenario=scen, settings={"board": "continuous"},
+                        dice=FixedDice(rolls)).state
+
+
+def at(uid: str, x: Any, y: Any, kind: dict[str, Any], facing: list[int] | None = None
+       ) -> dict[str, Any]:
+    return {"id": uid, "at": [x, y], "facing": facing or [1, 0], "type": kind}
+
+
+PLANE_WEST = [at("w-general", 1, 1, GENERAL), at("w-foot", 2, 4, FOOT)]
+PLANE_EAST = [at("e-general", 15, 9, GENERAL, [-1, 0])]
+
+
+def march(state: GraspBattle, to: list[int]) -> tuple[GraspBattle, list[Any]]:
+    return act(state, [], cmd("West", "marker", unit="w-foot", to=to), cmd("West", "done"),
+               cmd("East", "done"))
+
+
+def test_on_the_continuous_board_a_move_is_a_straight_line_paid_in_mu():
+    state, events = march(plane(PLANE_WEST, PLANE_EAST, [5, 1]), [12, 4])
+    assert state.unit("w-foot").pos == Point(Fraction(5), Fraction(4))
+    assert events[-1].text == "w-foot moves 3 MU toward its marker at (12, 4): (2, 4) → (5, 4)."
+    diagonal, _ = march(plane(PLANE_WEST, PLANE_EAST, [5, 1]), [5, 8])  # 3-4-5: 3 MU of 5
+    assert diagonal.unit("w-foot").pos == Point(Fraction(19, 5), Fraction(32, 5))
+
+
+def test_light_going_costs_double_for_the_part_of_the_line_inside_it():
+    woods = [{"going": "light", "polygon": [[3, 0], [6, 0], [6, 9], [3, 9]]}]
+    state, _ = march(plane(PLANE_WEST, PLANE_EAST, [5, 1], terrain=woods), [12, 4])
+    # 1 MU in the open to x = 3, then 2 MU of move buy 1 MU in the woods.
+    assert state.unit("w-foot").pos == Point(Fraction(4), Fraction(4))
+    wall = [{"going": "impassable", "polygon": [[4, 0], [5, 0], [5, 9], [4, 9]]}]
+    blocked, _ = march(plane(PLANE_WEST, PLANE_EAST, [5, 1], terrain=wall), [12, 4])
+    assert blocked.unit("w-foot").pos == Point(Fraction(399, 100), Fraction(4))
+
+
+def test_a_move_stops_at_contact_and_bases_never_overlap():
+    east = [*PLANE_EAST, at("e-foot", 6, 4, FOOT, [-1, 0])]
+    state, _ = march(plane(PLANE_WEST, east, [5, 1]), [12, 4])
+    # Contact: bases (1 MU across) at most ¼ MU apart, centres 1¼ MU.
+    assert state.unit("w-foot").pos == Point(Fraction(19, 4), Fraction(4))
+    assert state.field.in_contact(state.unit("w-foot").pos, state.unit("e-foot").pos)
+
+
+def test_fire_range_and_the_arc_are_exact_on_the_continuous_board():
+    bows = {**ARCHERS, "fire_range": 5}
+    east = [*PLANE_EAST, at("e-near", 6, 7, FOOT), at("e-side", 3, 8, FOOT),
+            at("e-far", 8, 4, FOOT)]
+    state = to_fire(plane([PLANE_WEST[0], at("w-bows", 2, 4, bows)], east, [5, 1]))
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-far"))
+    assert str(error) == ("w-bows cannot fire at e-far: it is 6.00 MU away, beyond its range "
+                          "of 5 MU.")
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-side"))
+    assert str(error) == ("w-bows cannot fire at e-side: it is outside the 45° arc ahead of "
+                          "w-bows (facing [1, 0]); only all-round fire reaches another arc.")
+    state, events = act(state, [5, 1], cmd("West", "fire", unit="w-bows", target="e-near"))
+    assert events[1].text == "e-near recoils to (6.8, 7.6)."  # 1 MU straight away (3-4-5)
+
+
+def test_a_continuous_state_survives_its_json_form():
+    dice = SeededDice(seed="plane-json")
+    state = ENGINE.start(scenario=CONTINUOUS, settings={"board": "continuous"},
+                         dice=dice).state
+    for _ in range(10):
+        state = ENGINE.step(state=state, orders=orders_for(state), dice=dice).state
+    check_json_form(ENGINE, state, orders_for(state))
+
+
+def test_the_same_armies_fight_it_out_on_the_continuous_board_golden():
+    state, events = play_out(ENGINE, CONTINUOUS, "c-1", orders_for,
+                             settings={"board": "continuous"})
+    verdict = ENGINE.outcome(state)
+    assert verdict is not None and verdict.winner == "West"
+    check_golden(GOLDEN_CONTINUOUS, verdict, events)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.text(min_size=1, max_size=8))
+def test_on_the_continuous_board_bases_never_overlap_and_stay_on_it(seed):
+    dice = SeededDice(seed=seed)
+    state = ENGINE.start(scenario=CONTINUOUS, settings={"board": "continuous",
+                                                        "max_turns": 4}, dice=dice).state
+    for _ in range(300):
+        if ENGINE.outcome(state) is not None:
+            break
+        state = ENGINE.step(state=state, orders=orders_for(state), dice=dice).state
+        for a in state.units:
+            assert state.field.contains(a.pos)
+            for b in state.units:
+                if a.id < b.id:
+                    assert not state.field.overlap(a.pos, b.pos)

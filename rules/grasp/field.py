@@ -1,0 +1,439 @@
+"""The two boards a GRASP battle can be refereed on, behind one interface.
+
+- `HexField`: the hex adaptation. A hex is `mu_per_hex` MU across; a unit stands in a hex and
+  faces one of the six hex directions; contact is a neighbouring hex; a move goes hex by hex,
+  paying each hex's going.
+- `PlaneField`: the continuous board. Positions are points in MU with exact rational
+  coordinates, kept on a 1/100 MU grid; a unit is a base 1 MU across (a disc of radius ½
+  about its position) facing along a vector; bases never overlap, and two are in contact when
+  their edges are at most ¼ MU apart; terrain is polygons; a move is a straight line whose
+  cost is its length, the share of it in light going counting double and in difficult going
+  four times (impassable going cannot be crossed).
+
+Both answer the same questions (within a range, in contact, in the 45° arc, walk toward a goal,
+recoil, the line of fire, the base edges), so the battle's rules are written once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rules.battle import hex_from_json, on_map
+from rules.grasp.terrain import Mover, TerrainClass, hex_entry_cost, terrain_factor
+from rules.hexgrid import (
+    Direction,
+    Grid,
+    Hex,
+    distance,
+    facing_towards,
+    format_label,
+    line,
+    neighbor,
+    neighbors,
+    offset_to_hex,
+    within_45,
+)
+from rules.jsonio import InputError, as_object, child, get_int, get_list, only_fields
+from rules.plane import Point, Vec, along, cuts, dist2, farthest, in_arc, inside, segment_dist2
+
+Pos = Hex | Point
+Facing = Direction | Vec
+GOINGS = {t.label: t for t in TerrainClass}
+EDGES = ("N", "S", "W", "E")
+MAX_MAP_SIDE = 60
+BASE = Fraction(1)  # a base is 1 MU across
+CONTACT_GAP = Fraction(1, 4)  # bases at most ¼ MU apart are in contact
+GRID = 100  # continuous positions are kept on a 1/100 MU grid
+
+
+def _label_number(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else format(float(x), "g") \
+        if (100 % x.denominator == 0) else str(x)
+
+
+# ---------------------------------------------------------------------------
+# Hexes
+
+
+@dataclass(frozen=True, kw_only=True)
+class HexField:
+    grid: Grid
+    terrain: Mapping[Hex, TerrainClass] = field(default_factory=dict)
+    mu_per_hex: int = 1
+    kind: str = "hex"
+
+    def contains(self, p: Pos) -> bool:
+        return isinstance(p, Hex) and self.grid.contains(p)
+
+    def going(self, p: Pos) -> TerrainClass:
+        assert isinstance(p, Hex)
+        return self.terrain.get(p, TerrainClass.GOOD)
+
+    def within(self, a: Pos, b: Pos, mu: int) -> bool:
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return distance(a, b) * self.mu_per_hex <= mu
+
+    def gap_mu(self, a: Pos, b: Pos) -> str:
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return str(distance(a, b) * self.mu_per_hex)
+
+    def in_contact(self, a: Pos, b: Pos) -> bool:
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return distance(a, b) == 1
+
+    def overlap(self, a: Pos, b: Pos) -> bool:
+        return a == b
+
+    def in_arc(self, facing: Facing, a: Pos, b: Pos) -> bool:
+        assert isinstance(facing, Direction) and isinstance(a, Hex) and isinstance(b, Hex)
+        return within_45(facing, a, b)
+
+    def facing_toward(self, a: Pos, b: Pos) -> Facing:
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return facing_towards(a, b)
+
+    def behind(self, a: Pos, facing: Facing, b: Pos) -> bool:
+        assert isinstance(a, Hex) and isinstance(facing, Direction)
+        return b == neighbor(a, facing.opposite)
+
+    def _cost(self, mover: Mover, to: Hex, taken: set[Hex]) -> int | None:
+        if not self.grid.contains(to) or to in taken:
+            return None
+        return hex_entry_cost(self.going(to), mover, mu_per_hex=self.mu_per_hex)
+
+    def walk(self, mover: Mover, start: Pos, goal: Pos, budget: int, *,
+             others: Sequence[Pos], enemies: Sequence[Pos], approach: bool = True,
+             stop_at_contact: bool = True) -> tuple[Pos, list[Pos]]:
+        """Hex by hex to the neighbour nearest the goal while the budget pays for it."""
+        assert isinstance(start, Hex) and isinstance(goal, Hex)
+        taken = {h for h in others if isinstance(h, Hex)}
+        foes = [e for e in enemies if isinstance(e, Hex)]
+        here = start
+        path: list[Pos] = []
+        while here != goal and budget > 0:
+            if path and stop_at_contact and any(distance(here, e) == 1 for e in foes):
+                break
+            options = []
+            for n in neighbors(here).values():
+                cost = self._cost(mover, n, taken)
+                if cost is None or cost > budget or distance(n, goal) >= distance(here, goal):
+                    continue
+                if not approach and foes and min(distance(n, e) for e in foes) < min(
+                        distance(here, e) for e in foes):
+                    continue
+                options.append((distance(n, goal), format_label(n), n, cost))
+            if not options:
+                break
+            _, _, nxt, cost = min(options)
+            budget -= cost
+            path.append(nxt)
+            here = nxt
+        return here, path
+
+    def away(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
+        """One hex straight away from the enemy (or another hex farther from it)."""
+        assert isinstance(pos, Hex) and isinstance(enemy, Hex)
+        taken = {h for h in others if isinstance(h, Hex)}
+        straight = neighbor(pos, facing_towards(enemy, pos))
+        for n in (straight, *neighbors(pos).values()):
+            if distance(n, enemy) > distance(pos, enemy) and self._cost(mover, n, taken) \
+                    is not None:
+                return n
+        return None
+
+    def close_in(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos],
+                 *, mu: int) -> Pos | None:
+        """A move of at most `mu` MU back into contact with the enemy (None: none fits)."""
+        assert isinstance(pos, Hex) and isinstance(enemy, Hex)
+        taken = {h for h in others if isinstance(h, Hex)}
+        steps = [n for n in neighbors(pos).values() if distance(n, enemy) == 1
+                 and (self._cost(mover, n, taken) or mu + 1) <= mu]
+        return min(steps, key=lambda n: (distance(n, pos), format_label(n))) if steps else None
+
+    def edge_goal(self, pos: Pos, edge: str) -> Pos:
+        assert isinstance(pos, Hex)
+        return min(self._edge(edge), key=lambda h: (distance(h, pos), format_label(h)))
+
+    def at_edge(self, pos: Pos, edge: str) -> bool:
+        return pos in self._edge(edge)
+
+    def _edge(self, edge: str) -> list[Hex]:
+        g = self.grid
+        if edge in ("N", "S"):
+            row = 1 if edge == "N" else g.rows
+            return [offset_to_hex(col=c, row=row) for c in range(g.cols)]
+        col = 0 if edge == "W" else g.cols - 1
+        return [offset_to_hex(col=col, row=r) for r in range(1, g.rows + 1)]
+
+    def on_line(self, a: Pos, b: Pos, p: Pos) -> bool:
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return p in line(a, b)[1:-1]
+
+    def label(self, p: Pos) -> str:
+        assert isinstance(p, Hex)
+        return format_label(p)
+
+    def pos_json(self, p: Pos) -> object:
+        return self.label(p)
+
+    def pos_from_json(self, value: object, path: str) -> Pos:
+        return on_map(self.grid, hex_from_json(value, path), path)
+
+    def facing_json(self, f: Facing) -> object:
+        assert isinstance(f, Direction)
+        return f.name
+
+    def facing_from_json(self, value: object, path: str) -> Facing:
+        names = {d.name: d for d in Direction}
+        if not isinstance(value, str) or value.upper() not in names:
+            raise InputError(path, f"is one of {', '.join(names)}.")
+        return names[value.upper()]
+
+    def map_json(self) -> dict[str, object]:
+        return {"cols": self.grid.cols, "rows": self.grid.rows,
+                "terrain": {format_label(h): t.label for h, t in sorted(
+                    self.terrain.items(), key=lambda item: format_label(item[0]))}}
+
+
+# ---------------------------------------------------------------------------
+# The continuous board
+
+
+@dataclass(frozen=True, kw_only=True)
+class Area:
+    going: TerrainClass
+    polygon: tuple[Point, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaneField:
+    width: int
+    height: int
+    areas: tuple[Area, ...] = ()
+    kind: str = "continuous"
+
+    def contains(self, p: Pos) -> bool:
+        half = BASE / 2
+        return isinstance(p, Point) and half <= p.x <= self.width - half \
+            and half <= p.y <= self.height - half
+
+    def going(self, p: Pos) -> TerrainClass:
+        assert isinstance(p, Point)
+        found = [a.going for a in self.areas if inside(p, a.polygon)]
+        return max(found, default=TerrainClass.GOOD)
+
+    def within(self, a: Pos, b: Pos, mu: int) -> bool:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return dist2(a, b) <= Fraction(mu) ** 2
+
+    def gap_mu(self, a: Pos, b: Pos) -> str:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return format(math.sqrt(dist2(a, b)), ".2f")
+
+    def in_contact(self, a: Pos, b: Pos) -> bool:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return dist2(a, b) <= (BASE + CONTACT_GAP) ** 2
+
+    def overlap(self, a: Pos, b: Pos) -> bool:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return dist2(a, b) < BASE ** 2
+
+    def in_arc(self, facing: Facing, a: Pos, b: Pos) -> bool:
+        assert isinstance(facing, Vec) and isinstance(a, Point) and isinstance(b, Point)
+        return in_arc(facing, a, b)
+
+    def facing_toward(self, a: Pos, b: Pos) -> Facing:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return b - a
+
+    def behind(self, a: Pos, facing: Facing, b: Pos) -> bool:
+        assert isinstance(a, Point) and isinstance(facing, Vec) and isinstance(b, Point)
+        return self.in_contact(a, b) and in_arc(-facing, a, b)
+
+    def cost_share(self, mover: Mover, a: Point, b: Point) -> Fraction | None:
+        """The move's cost over its length (1 in good going; None: it enters impassable)."""
+        ts = sorted({Fraction(0), Fraction(1), *(t for area in self.areas
+                                                  for t in cuts(a, b, area.polygon))})
+        total = Fraction(0)
+        for lo, hi in zip(ts, ts[1:], strict=False):
+            going = self.going(along(a, b, (lo + hi) / 2))
+            factor, _ = terrain_factor(going, mover)
+            if factor is None:
+                return None
+            total += (hi - lo) / factor
+        return total
+
+    def _clear(self, a: Point, b: Point, others: Sequence[Pos]) -> bool:
+        return all(segment_dist2(a, b, o) >= BASE ** 2 for o in others
+                   if isinstance(o, Point))
+
+    def _snap(self, start: Point, p: Point) -> Point:
+        """p moved onto the 1/100 MU grid, toward the start."""
+        def toward(s: Fraction, v: Fraction) -> Fraction:
+            scaled = v * GRID
+            n = math.floor(scaled) if v >= s else math.ceil(scaled)
+            return Fraction(n, GRID)
+
+        return Point(toward(start.x, p.x), toward(start.y, p.y))
+
+    def _reach(self, mover: Mover, start: Point, goal: Point, budget: Fraction, *,
+               others: Sequence[Pos], enemies: Sequence[Point], approach: bool,
+               stop_at_contact: bool) -> Point:
+        def fits(end: Point) -> bool:
+            if end == start:
+                return True
+            share = self.cost_share(mover, start, end)
+            if share is None or dist2(start, end) * share * share > budget * budget:
+                return False
+            if self.going(end) is TerrainClass.IMPASSABLE:
+                return False  # not even onto its edge
+            if not self.contains(end) or not self._clear(start, end, others):
+                return False
+            return approach or all(segment_dist2(start, end, e) >= dist2(start, e)
+                                   for e in enemies)
+
+        def ok(t: Fraction) -> bool:
+            end = self._snap(start, along(start, goal, t))
+            if not fits(end):
+                return False
+            if stop_at_contact and t > 0:
+                before = self._snap(start, along(start, goal, t - Fraction(1, GRID * 10)))
+                if before != start and any(self.in_contact(before, e) for e in enemies):
+                    return False
+            return True
+
+        t = farthest(ok, steps=GRID * 10)
+        return self._snap(start, along(start, goal, t))
+
+    def walk(self, mover: Mover, start: Pos, goal: Pos, budget: int, *,
+             others: Sequence[Pos], enemies: Sequence[Pos], approach: bool = True,
+             stop_at_contact: bool = True) -> tuple[Pos, list[Pos]]:
+        """A straight move toward the goal, as far as the budget pays, the other bases allow
+        and (unless fleeing) until contact with an enemy."""
+        assert isinstance(start, Point) and isinstance(goal, Point)
+        foes = [e for e in enemies if isinstance(e, Point)]
+        if stop_at_contact and any(self.in_contact(start, e) for e in foes):
+            return start, []
+        end = self._reach(mover, start, goal, Fraction(budget), others=others, enemies=foes,
+                          approach=approach, stop_at_contact=stop_at_contact)
+        return end, ([] if end == start else [end])
+
+    def away(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
+        """Up to 1 MU straight away from the enemy."""
+        assert isinstance(pos, Point) and isinstance(enemy, Point)
+        v = pos - enemy
+        if v.norm2 == 0:
+            return None
+        goal = pos + v * (Fraction(2) / (abs(v.dx) + abs(v.dy)))  # beyond 1 MU away
+        end = self._reach(mover, pos, goal, Fraction(1), others=others, enemies=[],
+                          approach=True, stop_at_contact=False)
+        return None if end == pos else end
+
+    def close_in(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos],
+                 *, mu: int) -> Pos | None:
+        assert isinstance(pos, Point) and isinstance(enemy, Point)
+        end = self._reach(mover, pos, enemy, Fraction(mu), others=others, enemies=[enemy],
+                          approach=True, stop_at_contact=True)
+        return end if end != pos and self.in_contact(end, enemy) else None
+
+    def edge_goal(self, pos: Pos, edge: str) -> Pos:
+        assert isinstance(pos, Point)
+        half = BASE / 2
+        return {"N": Point(pos.x, Fraction(self.height) - half), "S": Point(pos.x, half),
+                "W": Point(half, pos.y), "E": Point(Fraction(self.width) - half, pos.y)}[edge]
+
+    def at_edge(self, pos: Pos, edge: str) -> bool:
+        assert isinstance(pos, Point)
+        return pos == self.edge_goal(pos, edge)
+
+    def on_line(self, a: Pos, b: Pos, p: Pos) -> bool:
+        assert isinstance(a, Point) and isinstance(b, Point) and isinstance(p, Point)
+        if p in (a, b):
+            return False
+        return segment_dist2(a, b, p) <= (BASE / 2) ** 2
+
+    def label(self, p: Pos) -> str:
+        assert isinstance(p, Point)
+        return f"({_label_number(p.x)}, {_label_number(p.y)})"
+
+    def pos_json(self, p: Pos) -> object:
+        assert isinstance(p, Point)
+        return [_number_json(p.x), _number_json(p.y)]
+
+    def pos_from_json(self, value: object, path: str) -> Pos:
+        p = _point(value, path)
+        if not self.contains(p):
+            raise InputError(path, f"{self.label(p)} is not on the {self.width} × "
+                             f"{self.height} MU board (a base stays on it).")
+        return p
+
+    def facing_json(self, f: Facing) -> object:
+        assert isinstance(f, Vec)
+        return [_number_json(f.dx), _number_json(f.dy)]
+
+    def facing_from_json(self, value: object, path: str) -> Facing:
+        p = _point(value, path)
+        if p.x == 0 and p.y == 0:
+            raise InputError(path, "a facing is a direction [dx, dy], not [0, 0].")
+        return Vec(p.x, p.y)
+
+    def map_json(self) -> dict[str, object]:
+        return {"width": self.width, "height": self.height,
+                "terrain": [{"going": a.going.label,
+                             "polygon": [[_number_json(v.x), _number_json(v.y)]
+                                         for v in a.polygon]} for a in self.areas]}
+
+
+def _number(value: object, path: str) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise InputError(path, 'is a number of MU: a whole number or an exact string ("7/2").')
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise InputError(path, f"{value!r} is not an exact number.") from None
+
+
+def _number_json(x: Fraction) -> object:
+    return x.numerator if x.denominator == 1 else str(x)
+
+
+def _point(value: object, path: str) -> Point:
+    if not isinstance(value, list) or len(value) != 2:
+        raise InputError(path, "is a point [x, y] in MU.")
+    return Point(_number(value[0], child(path, 0)), _number(value[1], child(path, 1)))
+
+
+def field_from_json(data: object, path: str, *, board: str, mu_per_hex: int
+                    ) -> HexField | PlaneField:
+    obj = as_object(data, path)
+    if board == "hex":
+        from rules.battle import map_from_json
+
+        grid, terrain = map_from_json(obj, path, GOINGS, plain="good", min_side=2,
+                                      max_side=MAX_MAP_SIDE)
+        return HexField(grid=grid, terrain=terrain, mu_per_hex=mu_per_hex)
+    only_fields(obj, ("width", "height", "terrain"), path)
+    width = get_int(obj, "width", path, minimum=2, maximum=1000)
+    height = get_int(obj, "height", path, minimum=2, maximum=1000)
+    areas = []
+    for i, raw in enumerate(get_list(obj, "terrain", path, default=True)):
+        at = child(child(path, "terrain"), i)
+        a = as_object(raw, at)
+        only_fields(a, ("going", "polygon"), at)
+        going = a.get("going")
+        if going not in GOINGS:
+            raise InputError(child(at, "going"), f"is one of {', '.join(GOINGS)}.")
+        points = tuple(_point(p, child(child(at, "polygon"), j))
+                       for j, p in enumerate(get_list(a, "polygon", at)))
+        if not 3 <= len(points) <= 40:
+            raise InputError(child(at, "polygon"), "has 3 to 40 corners.")
+        areas.append(Area(going=GOINGS[str(going)], polygon=points))
+    if len(areas) > 60:
+        raise InputError(child(path, "terrain"), "has at most 60 areas.")
+    return PlaneField(width=width, height=height, areas=tuple(areas))
+
+
+__all__ = ["EDGES", "Facing", "HexField", "PlaneField", "Pos", "field_from_json"]

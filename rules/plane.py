@@ -11,11 +11,12 @@ x grows to the east, y to the north.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Point", "Vec", "along", "cuts", "dist2", "farthest", "in_arc", "inside",
+__all__ = ["EdgeGap", "Point", "Vec", "along", "cuts", "dist2", "farthest", "in_arc", "inside",
            "segment_dist2", "within"]
 
 
@@ -130,3 +131,40 @@ def farthest(ok: Callable[[Fraction], bool], *, steps: int = 1024) -> Fraction:
         else:
             hi = mid
     return Fraction(lo, steps)
+
+
+@dataclass(frozen=True)
+class EdgeGap:
+    """The gap between two bases: the distance between their centres less `base` (their
+    width), kept exactly as the square of the centre distance. It compares with numbers and
+    with gaps of the same base exactly, and prints to two decimals (0 when touching)."""
+
+    square: Fraction
+    base: Fraction = Fraction(0)
+
+    def _key(self, other: object) -> Fraction:
+        if isinstance(other, EdgeGap):
+            if other.base != self.base:
+                raise ValueError("gaps between bases of different widths do not compare")
+            return other.square
+        if isinstance(other, int | Fraction):
+            reach = Fraction(other) + self.base
+            return reach * reach if reach >= 0 else Fraction(-1)
+        raise TypeError(f"cannot compare a gap with {other!r}")
+
+    def __le__(self, other: object) -> bool:
+        return self.square <= self._key(other)
+
+    def __lt__(self, other: object) -> bool:
+        return self.square < self._key(other)
+
+    def __ge__(self, other: object) -> bool:
+        return self.square >= self._key(other)
+
+    def __gt__(self, other: object) -> bool:
+        return self.square > self._key(other)
+
+    def __str__(self) -> str:
+        value = max(math.sqrt(self.square) - float(self.base), 0.0)
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        return text or "0"

@@ -12,10 +12,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 
 from rules.ancient_foes.units import UnitType, derive_stats
-from rules.hexgrid import Grid, Hex, distance, format_label, neighbors
+from rules.hexgrid import Grid, Hex, distance, format_label, line, neighbors
+from rules.plane import EdgeGap, Point, cuts, dist2, inside
+
+Pos = Hex | Point
+Cm = int | EdgeGap
 
 __all__ = [
     "COMMAND_RANGE_CM",
@@ -26,6 +31,7 @@ __all__ = [
     "BandError",
     "BandUnit",
     "Battlefield",
+    "PlaneBattlefield",
     "FieldBand",
     "Terrain",
     "band_distance_cm",
@@ -96,17 +102,105 @@ class Battlefield:
                 if not self.grid.contains(h):
                     raise BandError(f"Terrain is given for {_name(h)}, which is off the map.")
 
-    def terrain_at(self, h: Hex) -> Terrain:
+    def terrain_at(self, h: Pos) -> Terrain:
+        assert isinstance(h, Hex)
         return self.terrain.get(h, Terrain.OPEN)
 
     def contains(self, h: Hex) -> bool:
         return self.grid is None or self.grid.contains(h)
 
-    def distance_cm(self, a: Hex, b: Hex) -> int:
+    def distance_cm(self, a: Pos, b: Pos) -> Cm:
+        assert isinstance(a, Hex) and isinstance(b, Hex)
         return distance(a, b) * self.cm_per_hex
 
+    def in_contact(self, a: Pos, b: Pos) -> bool:
+        """Within fighting range ("within 1 cm"): base to base, an adjacent hex."""
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return distance(a, b) <= FIGHTING_RANGE_HEXES
 
-def _name(h: Hex) -> str:
+    def woods_on_line(self, a: Pos, b: Pos) -> bool:
+        """A woods hex on the line from a to b, b's included and a's own excluded."""
+        assert isinstance(a, Hex) and isinstance(b, Hex)
+        return any(self.terrain_at(h) is Terrain.WOODS for h in line(a, b)[1:])
+
+    def gaps(self, positions: frozenset[Pos]) -> bool:
+        return has_gaps(frozenset(p for p in positions if isinstance(p, Hex)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaneBattlefield:
+    """The continuous table in cm: each unit is a base `base_cm` across (a disc about its
+    position); distances are between base edges, exactly (`EdgeGap`); terrain is polygons,
+    the last listed that holds a point giving its terrain; `occupied` as on the hex map."""
+
+    width: int
+    height: int
+    base_cm: int = 4
+    areas: tuple[tuple[Terrain, tuple[Point, ...]], ...] = ()
+    occupied: frozenset[Pos] = frozenset()
+    cm_per_hex: int = 1  # unused on the table; kept so every board answers it
+
+    def terrain_at(self, p: Pos) -> Terrain:
+        assert isinstance(p, Point)
+        found = Terrain.OPEN
+        for terrain, polygon in self.areas:
+            if inside(p, polygon):
+                found = terrain
+        return found
+
+    def contains(self, p: Pos) -> bool:
+        half = Fraction(self.base_cm, 2)
+        return isinstance(p, Point) and half <= p.x <= self.width - half \
+            and half <= p.y <= self.height - half
+
+    def distance_cm(self, a: Pos, b: Pos) -> Cm:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return EdgeGap(dist2(a, b), Fraction(self.base_cm))
+
+    def in_contact(self, a: Pos, b: Pos) -> bool:
+        gap = self.distance_cm(a, b)
+        return gap <= 1
+
+    def overlap(self, a: Pos, b: Pos) -> bool:
+        assert isinstance(a, Point) and isinstance(b, Point)
+        return dist2(a, b) < self.base_cm ** 2
+
+    def woods_on_line(self, a: Pos, b: Pos) -> bool:
+        """The line from a to b enters a woods area the firer does not stand in (firing into
+        or over woods), or the target stands in woods."""
+        assert isinstance(a, Point) and isinstance(b, Point)
+        for terrain, polygon in self.areas:
+            if terrain is not Terrain.WOODS or inside(a, polygon):
+                continue
+            if inside(b, polygon) or cuts(a, b, polygon):
+                return True
+        return False
+
+    def gaps(self, positions: frozenset[Pos]) -> bool:
+        """Whether the bases are not one group each touching the next (within 1 cm)."""
+        points = [p for p in positions if isinstance(p, Point)]
+        if len(points) <= 1:
+            return False
+        seen = {points[0]}
+        todo = [points[0]]
+        while todo:
+            here = todo.pop()
+            for p in points:
+                if p not in seen and self.in_contact(here, p):
+                    seen.add(p)
+                    todo.append(p)
+        return len(seen) != len(points)
+
+
+AnyBattlefield = Battlefield | PlaneBattlefield
+
+
+def _name(h: Pos) -> str:
+    if isinstance(h, Point):
+        def num(x: Fraction) -> str:
+            return str(x.numerator) if x.denominator == 1 else format(float(x), "g")
+
+        return f"({num(h.x)}, {num(h.y)})"
     try:
         return format_label(h)
     except ValueError:
@@ -119,7 +213,7 @@ class BandUnit:
 
     name: str
     unit_type: UnitType
-    hex: Hex
+    hex: Pos  # a hex, or a point on the continuous table
 
     @property
     def label(self) -> str:
@@ -168,23 +262,26 @@ class FieldBand:
         """The band's speed in cm: the movement of its slowest unit."""
         return min(derive_stats(u.unit_type).movement for u in self.units)
 
-    def hexes(self) -> frozenset[Hex]:
+    def hexes(self) -> frozenset[Pos]:
         return frozenset(u.hex for u in self.units)
 
 
-def band_distance_cm(unit: BandUnit, band: Sequence[BandUnit], field_: Battlefield) -> int:
+def band_distance_cm(unit: BandUnit, band: Sequence[BandUnit], field_: AnyBattlefield) -> Cm:
     """The distance from a unit to the nearest unit of a band (the band must have units)."""
     if not band:
         raise BandError("A band with no units left has no distance.")
     return min(field_.distance_cm(unit.hex, u.hex) for u in band)
 
 
-def in_fighting_range(a: Sequence[BandUnit], b: Sequence[BandUnit]) -> bool:
-    """Whether any unit of a is within fighting range (an adjacent hex) of any unit of b."""
-    return any(distance(x.hex, y.hex) <= FIGHTING_RANGE_HEXES for x in a for y in b)
+def in_fighting_range(a: Sequence[BandUnit], b: Sequence[BandUnit],
+                      field_: AnyBattlefield | None = None) -> bool:
+    """Whether any unit of a is within fighting range of any unit of b (on the hex map an
+    adjacent hex; on the table base edges at most 1 cm apart)."""
+    board = field_ if field_ is not None else Battlefield()
+    return any(board.in_contact(x.hex, y.hex) for x in a for y in b)
 
 
-def has_gaps(hexes: frozenset[Hex]) -> bool:
+def has_gaps(hexes: frozenset[Hex]) -> bool:  # the hex map's test (PlaneBattlefield.gaps)
     """Whether a band's hexes are not one connected group (bands stay base-to-base, no gaps)."""
     if len(hexes) <= 1:
         return False
@@ -202,7 +299,7 @@ def has_gaps(hexes: frozenset[Hex]) -> bool:
 
 def check_apart(bands: Sequence[FieldBand]) -> None:
     """Bands cannot stand on one another: every unit of these bands has its own hex."""
-    seen: dict[Hex, str] = {}
+    seen: dict[Pos, str] = {}
     for band in bands:
         for u in band.units:
             if u.hex in seen:

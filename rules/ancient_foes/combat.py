@@ -11,18 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rules.ancient_foes.battlefield import (
+    AnyBattlefield,
     BandUnit,
     Battlefield,
+    Cm,
     FieldBand,
     Terrain,
     band_distance_cm,
     check_apart,
-    has_gaps,
     in_fighting_range,
 )
 from rules.ancient_foes.units import Experience, Mount, UnitType, Weapon, derive_stats
 from rules.dice import Dice, DiceError, Roll
-from rules.hexgrid import line
 
 __all__ = [
     "Attack",
@@ -61,14 +61,14 @@ class FireModifiers:
     attack: tuple[Modifier, ...]
 
 
-def _woods_on_line(firer: BandUnit, target: BandUnit, field_: Battlefield) -> bool:
+def _woods_on_line(firer: BandUnit, target: BandUnit, field_: AnyBattlefield) -> bool:
     # "Into or over": any hex after the firer's own, the target's included.
-    return any(field_.terrain_at(h) is Terrain.WOODS for h in line(firer.hex, target.hex)[1:])
+    return field_.woods_on_line(firer.hex, target.hex)
 
 
 def fire_modifiers(
     *, firer: BandUnit, target: BandUnit, target_band_size: int, firing_band: FieldBand,
-    battlefield: Battlefield,
+    battlefield: AnyBattlefield,
 ) -> FireModifiers:
     """The firing modifiers of one shot (range in cm, and attack).
 
@@ -133,7 +133,7 @@ class Attack:
     attacker_hex: str
     target: str
     target_hex: str
-    distance_cm: int
+    distance_cm: Cm
     range_cm: int | None
     range_modifiers: tuple[Modifier, ...]
     roll: int
@@ -262,7 +262,7 @@ class FireOrder:
 
     firing: FieldBand
     target: FieldBand
-    battlefield: Battlefield = field(default_factory=Battlefield)
+    battlefield: AnyBattlefield = field(default_factory=Battlefield)
     target_in_front: bool = True
 
     def __post_init__(self) -> None:
@@ -275,7 +275,7 @@ class FightOrder:
 
     fighting: FieldBand
     target: FieldBand
-    battlefield: Battlefield = field(default_factory=Battlefield)
+    battlefield: AnyBattlefield = field(default_factory=Battlefield)
 
     def __post_init__(self) -> None:
         check_apart([self.fighting, self.target])
@@ -290,14 +290,14 @@ def _roll(dice: Dice, purpose: str) -> Roll:
 
 
 def _next_actor(
-    waiting: list[BandUnit], alive: Sequence[BandUnit], field_: Battlefield
+    waiting: list[BandUnit], alive: Sequence[BandUnit], field_: AnyBattlefield
 ) -> BandUnit:
     # Closest to the (surviving) target band first; ties in the band's listed order.
     return min(waiting, key=lambda u: band_distance_cm(u, alive, field_))
 
 
 def _finish(kind: str, band: FieldBand, target: FieldBand, events: list[Attack | Skip],
-            alive: list[BandUnit], rolls: list[Roll]) -> OrderResult:
+            alive: list[BandUnit], rolls: list[Roll], field_: AnyBattlefield) -> OrderResult:
     alive_names = {u.name for u in alive}
     return OrderResult(
         kind=kind,
@@ -307,7 +307,7 @@ def _finish(kind: str, band: FieldBand, target: FieldBand, events: list[Attack |
         casualties=tuple(u.name for u in target.units if u.name not in alive_names),
         survivors=tuple(u.name for u in alive),
         target_destroyed=not alive,
-        target_has_gaps=has_gaps(frozenset(u.hex for u in alive)),
+        target_has_gaps=field_.gaps(frozenset(u.hex for u in alive)),
         dice=tuple(rolls),
     )
 
@@ -341,7 +341,7 @@ def resolve_fire(order: FireOrder, *, dice: Dice) -> OrderResult:
         waiting.remove(firer)
         stats = derive_stats(firer.unit_type)
         base_range = stats.range or 0
-        in_range: list[tuple[int, int, BandUnit, FireModifiers]] = []
+        in_range: list[tuple[Cm, int, BandUnit, FireModifiers]] = []
         for index, t in enumerate(alive):
             mods = fire_modifiers(firer=firer, target=t, target_band_size=len(alive),
                                   firing_band=firing, battlefield=field_)
@@ -377,7 +377,7 @@ def resolve_fire(order: FireOrder, *, dice: Dice) -> OrderResult:
         events.append(attack)
         if attack.kill:
             alive.remove(victim)
-    return _finish("fire", firing, target, events, alive, rolls)
+    return _finish("fire", firing, target, events, alive, rolls, field_)
 
 
 def resolve_fight(order: FightOrder, *, dice: Dice) -> OrderResult:
@@ -389,7 +389,7 @@ def resolve_fight(order: FightOrder, *, dice: Dice) -> OrderResult:
     target band (ties in listed order). The order ends when the target band is destroyed.
     """
     fighting, target, field_ = order.fighting, order.target, order.battlefield
-    if not in_fighting_range(fighting.units, target.units):
+    if not in_fighting_range(fighting.units, target.units, field_):
         raise OrderError(
             f"No unit of {fighting.name} is within fighting range (1 cm: an adjacent hex) of"
             f" {target.name}, so it cannot be ordered to fight it."
@@ -427,7 +427,7 @@ def resolve_fight(order: FightOrder, *, dice: Dice) -> OrderResult:
         events.append(attack)
         if attack.kill:
             alive.remove(victim)
-    return _finish("fight", fighting, target, events, alive, rolls)
+    return _finish("fight", fighting, target, events, alive, rolls, field_)
 
 
 def resolve(order: FireOrder | FightOrder, *, dice: Dice) -> OrderResult:

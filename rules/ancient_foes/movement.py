@@ -83,9 +83,13 @@ def move_band(band: FieldBand, *, to: Hex, battlefield: Battlefield) -> BandMove
     A band cannot cross hexes held by other bands (`battlefield.occupied`) or leave the map.
     Facing (moving only forwards) is not modelled: the players turn the band first.
     """
-    lead = band.units[0].hex
+    where: dict[str, Hex] = {}
+    for u in band.units:
+        assert isinstance(u.hex, Hex), "move_band plays on the hex map"
+        where[u.name] = u.hex
+    lead = where[band.units[0].name]
     dq, dr = to.q - lead.q, to.r - lead.r
-    paths = {u.name: tuple(line(u.hex, Hex(u.hex.q + dq, u.hex.r + dr))) for u in band.units}
+    paths = {name: tuple(line(h, Hex(h.q + dq, h.r + dr))) for name, h in where.items()}
     crossed = {h for path in paths.values() for h in path}
     kinds = {battlefield.terrain_at(h) for h in crossed}
     allowance = movement_allowance(

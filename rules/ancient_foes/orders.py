@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 
 from rules.ancient_foes.battlefield import (
     COMMAND_RANGE_CM,
+    AnyBattlefield,
     BandUnit,
     Battlefield,
+    Cm,
     FieldBand,
     check_apart,
-    has_gaps,
     in_fighting_range,
 )
 from rules.ancient_foes.combat import DIE, OrderError, can_defeat, fire_modifiers
@@ -97,7 +98,7 @@ def first_player(players: Sequence[str], *, dice: Dice) -> FirstPlayer:
 # Orders
 
 
-def in_command_range(leader: BandUnit, band: FieldBand, battlefield: Battlefield) -> bool:
+def in_command_range(leader: BandUnit, band: FieldBand, battlefield: AnyBattlefield) -> bool:
     """A band is in a leader's command range when any of its units is within 20 cm of him."""
     return any(
         battlefield.distance_cm(leader.hex, u.hex) <= COMMAND_RANGE_CM for u in band.units
@@ -119,7 +120,7 @@ class OrderOutcome:
     band: str
     order: OrderKind
     number: int
-    distance_cm: int
+    distance_cm: Cm
     roll: Roll | None
     succeeded: bool
 
@@ -147,7 +148,8 @@ class OrderOutcome:
 
 
 def give_orders(
-    *, leader: BandUnit, orders: Sequence[OrderRequest], battlefield: Battlefield, dice: Dice
+    *, leader: BandUnit, orders: Sequence[OrderRequest], battlefield: AnyBattlefield,
+    dice: Dice
 ) -> tuple[OrderOutcome, ...]:
     """A leader's orders of one turn, in the order given.
 
@@ -206,7 +208,7 @@ class InitiativeSituation:
     acted_in_last_two_turns: bool = False
     lost_units: bool = False
     wishes_to_flee: bool = False
-    battlefield: Battlefield = field(default_factory=Battlefield)
+    battlefield: AnyBattlefield = field(default_factory=Battlefield)
 
     def __post_init__(self) -> None:
         check_apart([self.band, *self.enemies])
@@ -258,7 +260,7 @@ def _can_beat(band: FieldBand, enemy: FieldBand) -> bool:
                for u in band.units for e in enemy.units)
 
 
-def _in_firing_range(band: FieldBand, enemy: FieldBand, battlefield: Battlefield) -> bool:
+def _in_firing_range(band: FieldBand, enemy: FieldBand, battlefield: AnyBattlefield) -> bool:
     for u in band.units:
         stats = derive_stats(u.unit_type)
         if stats.range is None:
@@ -295,10 +297,11 @@ def take_initiative(situation: InitiativeSituation, *, dice: Dice) -> Initiative
               else "it did not act in its player's last two turns")
     actions: list[Action] = []
     rolls: list[Roll] = []
-    if situation.lost_units and has_gaps(band.hexes()):
+    if situation.lost_units and field_.gaps(band.hexes()):
         actions.append(Action(kind="change_formation",
                               detail="it lost units and has gaps: it must close them"))
-    in_contact = [e for e in situation.enemies if in_fighting_range(band.units, e.units)]
+    in_contact = [e for e in situation.enemies
+                  if in_fighting_range(band.units, e.units, field_)]
     if in_contact and band.is_leader:
         fled = False
         detail = "the leader must fight"

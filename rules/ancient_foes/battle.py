@@ -22,8 +22,9 @@ draw).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Literal
 
 from rules.ancient_foes.army import ArmyBand, army_problems
@@ -31,12 +32,12 @@ from rules.ancient_foes.battlefield import (
     COMMAND_RANGE_CM,
     DEFAULT_CM_PER_HEX,
     MAX_UNITS_PER_BAND,
+    AnyBattlefield,
     BandError,
     BandUnit,
-    Battlefield,
+    Cm,
     FieldBand,
-    Terrain,
-    has_gaps,
+    Pos,
     in_fighting_range,
 )
 from rules.ancient_foes.combat import (
@@ -47,7 +48,6 @@ from rules.ancient_foes.combat import (
     resolve_fight,
     resolve_fire,
 )
-from rules.ancient_foes.movement import move_band
 from rules.ancient_foes.orders import (
     ORDERS_PER_TURN,
     SECOND_ORDER_TARGET,
@@ -56,6 +56,7 @@ from rules.ancient_foes.orders import (
     first_player,
     take_initiative,
 )
+from rules.ancient_foes.table import Facing, HexTable, Table, table_from_json
 from rules.ancient_foes.units import UnitType, read_unit_type
 from rules.battle import (
     BattleError,
@@ -64,13 +65,10 @@ from rules.battle import (
     Outcome,
     StepResult,
     apply_orders,
-    hex_from_json,
-    map_from_json,
-    on_map,
     standing_verdict,
 )
 from rules.dice import Dice, DiceError, FixedDice, Roll
-from rules.hexgrid import Direction, Grid, Hex, distance, format_label, line, within_45
+from rules.hexgrid import Direction, Hex
 from rules.jsonio import (
     InputError,
     JSONObject,
@@ -84,6 +82,7 @@ from rules.jsonio import (
     get_str_list,
     only_fields,
 )
+from rules.plane import EdgeGap, Point, Vec
 
 DEFAULT_MAX_ROUNDS = 12
 DEFAULT_DEPLOYMENT_CM = 30
@@ -92,13 +91,14 @@ MAX_MAP_SIDE = 80
 Step = Literal["command", "initiative", "over"]
 OrderName = Literal["fire", "move", "fight", "formation", "turn"]
 ORDER_NAMES = ("fire", "move", "fight", "formation", "turn")
-FACINGS = {d.name: d for d in Direction}
 
 
 @dataclass(frozen=True, kw_only=True)
 class AfSettings:
     """What the source leaves to the table (docs/rules/ancient_foes.md)."""
 
+    board: Literal["hex", "continuous"] = "hex"
+    base_cm: int = 4
     cm_per_hex: int = DEFAULT_CM_PER_HEX
     max_rounds: int = DEFAULT_MAX_ROUNDS
     leader_cap: Literal["down", "up"] = "down"
@@ -109,7 +109,7 @@ class AfSettings:
 class AfUnit:
     name: str
     type: UnitType
-    hex: Hex
+    hex: Pos  # a hex, or a point on the continuous table
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,7 +122,7 @@ class AfBand:
 
     name: str
     side: str
-    facing: Direction
+    facing: Facing
     units: tuple[AfUnit, ...]
     moves: int = 0
     idle: int = 0
@@ -143,8 +143,7 @@ class AfSide:
 @dataclass(frozen=True, kw_only=True)
 class AfBattle:
     settings: AfSettings
-    grid: Grid
-    terrain: Mapping[Hex, Terrain]
+    table: Table
     sides: tuple[AfSide, ...]
     bands: tuple[AfBand, ...]
     round: int
@@ -176,11 +175,9 @@ class AfBattle:
         raise BattleError(f"There is no side {name!r} in this battle.", rule="sides",
                           field="side")
 
-    def battlefield(self, *, without: str | None = None) -> Battlefield:
-        return Battlefield(cm_per_hex=self.settings.cm_per_hex, terrain=self.terrain,
-                           grid=self.grid,
-                           occupied=frozenset(u.hex for b in self.bands if b.name != without
-                                              for u in b.units))
+    def battlefield(self, *, without: str | None = None) -> AnyBattlefield:
+        return self.table.battlefield(frozenset(u.hex for b in self.bands if b.name != without
+                                                for u in b.units))
 
     def field_band(self, band: AfBand) -> FieldBand:
         fell = self.side(band.side).leader_fell
@@ -192,13 +189,14 @@ class AfBattle:
 
 
 # ---------------------------------------------------------------------------
-# Facing: "in front" and "forwards", exactly, on the hex map
+# Facing: "in front" and "forwards", exactly, on either table
 
 
-def in_front(band: AfBand, target: AfBand) -> bool:
+def in_front(state: AfBattle, band: AfBand, target: AfBand) -> bool:
     """A band is in front of another when a unit of it is within 45° of the way some unit of
     the other faces (to its side or behind is more than 45° off)."""
-    return any(within_45(band.facing, u.hex, t.hex) for u in band.units for t in target.units)
+    return any(state.table.in_arc(band.facing, u.hex, t.hex) for u in band.units
+               for t in target.units)
 
 
 # ---------------------------------------------------------------------------
@@ -216,16 +214,39 @@ class AfOrder:
     band: str = ""
     order: OrderName = "move"
     target: str = ""
-    to: Hex | None = None
-    facing: Direction | None = None
-    formation: tuple[tuple[str, Hex], ...] = ()
+    # Places and facings as given (a hex label or [x, y]; a direction name or [dx, dy]),
+    # read against the battle's table when the order is applied.
+    to: object = None
+    facing: object = None
+    formation: tuple[tuple[str, object], ...] = ()
     flee: bool = False
 
 
-def _facing(value: object, path: str) -> Direction:
-    if not isinstance(value, str) or value.upper() not in FACINGS:
-        raise InputError(path, f"is one of {', '.join(FACINGS)}.")
-    return FACINGS[value.upper()]
+def _pos(state: AfBattle, value: object, field: str) -> Pos:
+    if isinstance(value, Hex | Point):
+        if not state.table.contains(value):
+            raise BattleError(f"{state.table.label(value)} is not on the table.", rule="table",
+                              field=field)
+        return value
+    try:
+        return state.table.pos_from_json(value, field)
+    except InputError as exc:
+        raise BattleError(exc.message, rule="table", field=field) from exc
+
+
+def _facing_of(state: AfBattle, value: object, field: str) -> Facing:
+    if isinstance(value, Direction | Vec):
+        return value
+    try:
+        return state.table.facing_from_json(value, field)
+    except InputError as exc:
+        raise BattleError(exc.message, rule="turn", field=field) from exc
+
+
+def _facing_name(state: AfBattle, facing: Facing) -> str:
+    value = state.table.facing_json(facing)
+    return value if isinstance(value, str) else "[" + ", ".join(map(str, value)) + "]" \
+        if isinstance(value, list) else str(value)
 
 
 def order_from_json(data: object, path: str) -> AfOrder:
@@ -241,29 +262,36 @@ def order_from_json(data: object, path: str) -> AfOrder:
         band=get_str(obj, "band", path, default=""),
         order=get_choice(obj, "order", ORDER_NAMES, path, default="move"),  # type: ignore[arg-type]
         target=get_str(obj, "target", path, default=""),
-        to=hex_from_json(obj["to"], child(path, "to")) if obj.get("to") is not None else None,
-        facing=_facing(obj["facing"], child(path, "facing")) if obj.get("facing") else None,
-        formation=tuple((name, hex_from_json(h, child(child(path, "formation"), name)))
-                        for name, h in formation.items()),
+        to=obj.get("to"),
+        facing=obj.get("facing"),
+        formation=tuple(formation.items()),
         flee=get_bool(obj, "flee", path),
     )
-
-
-TERRAINS = {t.value: t for t in Terrain}
 
 
 # ---------------------------------------------------------------------------
 # Start
 
 
+def _cm_key(cm: Cm) -> Fraction:
+    """A distance as a number that orders like it (for min and max)."""
+    if isinstance(cm, EdgeGap):
+        return cm.square  # gaps of one table share its base
+    return Fraction(cm) ** 2 if cm >= 0 else Fraction(-1)
+
+
 def _settings(data: JSONObject, path: str, *, defaults: bool) -> AfSettings:
-    only_fields(data, ("cm_per_hex", "max_rounds", "leader_cap", "deployment_cm"), path)
+    only_fields(data, ("board", "base_cm", "cm_per_hex", "max_rounds", "leader_cap",
+                       "deployment_cm"), path)
 
     def number(name: str, default: int, low: int, high: int) -> int:
         return get_int(data, name, path, minimum=low, maximum=high,
                        default=default if defaults else None)
 
     return AfSettings(
+        board=get_choice(data, "board", ("hex", "continuous"), path,  # type: ignore[arg-type]
+                         default="hex" if defaults else None),
+        base_cm=number("base_cm", 4, 1, 20),
         cm_per_hex=number("cm_per_hex", DEFAULT_CM_PER_HEX, 1, 20),
         max_rounds=number("max_rounds", DEFAULT_MAX_ROUNDS, 1, 100),
         leader_cap=get_choice(data, "leader_cap", ("down", "up"), path,  # type: ignore[arg-type]
@@ -272,7 +300,7 @@ def _settings(data: JSONObject, path: str, *, defaults: bool) -> AfSettings:
     )
 
 
-def _bands(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
+def _bands(raw_sides: list[object], path: str, table: Table, *, with_state: bool
            ) -> tuple[list[AfSide], list[AfBand]]:
     sides: list[AfSide] = []
     bands: list[AfBand] = []
@@ -298,14 +326,13 @@ def _bands(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
             for k, raw_unit in enumerate(raw_units):
                 uat = child(child(at, "units"), k)
                 u = as_object(raw_unit, uat)
-                only_fields(u, ("name", "hex", "code", "armour", "weapon", "mount",
+                only_fields(u, ("name", "at", "code", "armour", "weapon", "mount",
                                 "experience", "leader"), uat)
                 units.append(AfUnit(name=get_str(u, "name", uat), type=read_unit_type(
-                    {k2: v for k2, v in u.items() if k2 not in ("name", "hex")}, uat),
-                    hex=on_map(grid, hex_from_json(u.get("hex"), child(uat, "hex")),
-                               child(uat, "hex"))))
+                    {k2: v for k2, v in u.items() if k2 not in ("name", "at")}, uat),
+                    hex=table.pos_from_json(u.get("at"), child(uat, "at"))))
             band = AfBand(name=get_str(b, "name", at), side=name,
-                          facing=_facing(b.get("facing"), child(at, "facing")),
+                          facing=table.facing_from_json(b.get("facing"), child(at, "facing")),
                           units=tuple(units),
                           moves=get_int(b, "moves", at, minimum=0, maximum=1000, default=0),
                           idle=get_int(b, "idle", at, minimum=0, maximum=1000, default=0),
@@ -315,7 +342,8 @@ def _bands(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
                     BandUnit(name=u.name, unit_type=u.type, hex=u.hex) for u in band.units))
             except BandError as exc:
                 raise InputError(at, str(exc)) from None
-            if has_gaps(frozenset(u.hex for u in band.units)) and not band.lost:
+            if table.battlefield(frozenset()).gaps(frozenset(u.hex for u in band.units)) \
+                    and not band.lost:
                 raise InputError(child(at, "units"), f"band {band.name!r} has gaps: a band "
                                  "stands together, base to base.")
             own.append(band)
@@ -330,12 +358,13 @@ def _bands(raw_sides: list[object], path: str, grid: Grid, *, with_state: bool
         bands.extend(own)
     names = [b.name for b in bands]
     unit_names = [f"{b.name}/{u.name}" for b in bands for u in b.units]
-    hexes = [u.hex for b in bands for u in b.units]
+    places = [u.hex for b in bands for u in b.units]
     if len(set(names)) != len(names) or len(set(unit_names)) != len(unit_names):
         raise InputError(path, "every band has its own name, and every unit its own name "
                          "within its band.")
-    if len(set(hexes)) != len(hexes):
-        raise InputError(path, "two units stand in one hex; bands cannot stand on one another.")
+    if any(table.overlap(a, b) for i, a in enumerate(places) for b in places[i + 1:]):
+        raise InputError(path, "two units stand on one another (one hex, or overlapping "
+                         "bases); bands cannot stand on one another.")
     return sides, bands
 
 
@@ -343,12 +372,13 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResu
     """Deploy the armies (each army legal, 30 cm apart), roll who starts."""
     conf = _settings(settings, "settings", defaults=True)
     only_fields(scenario, ("map", "sides"), "scenario")
-    grid, terrain = map_from_json(scenario.get("map"), "scenario.map", TERRAINS, min_side=2,
-                                  max_side=MAX_MAP_SIDE)
+    table = table_from_json(scenario.get("map"), "scenario.map", board=conf.board,
+                            cm_per_hex=conf.cm_per_hex, base_cm=conf.base_cm,
+                            max_side=MAX_MAP_SIDE)
     raw_sides = get_list(scenario, "sides", "scenario")
     if len(raw_sides) < 2:
         raise InputError("scenario.sides", "needs at least two sides.")
-    sides, bands = _bands(raw_sides, "scenario.sides", grid, with_state=False)
+    sides, bands = _bands(raw_sides, "scenario.sides", table, with_state=False)
     for i, side in enumerate(sides):
         problems = army_problems([ArmyBand(name=b.name, units=tuple(u.type for u in b.units))
                                   for b in bands if b.side == side.name],
@@ -360,7 +390,8 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResu
         for b in bands:
             if rank[a.side] >= rank[b.side]:
                 continue
-            gap = min(distance(u.hex, v.hex) for u in a.units for v in b.units) * conf.cm_per_hex
+            gap = min((table.gap(u.hex, v.hex) for u in a.units for v in b.units),
+                      key=_cm_key)
             if gap < conf.deployment_cm:
                 raise InputError("scenario.sides", f"{a.name} and {b.name} deploy {gap} cm "
                                  f"apart; armies deploy at least {conf.deployment_cm} cm "
@@ -372,14 +403,16 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResu
     names = [s.name for s in sides]
     at = names.index(first.player)
     order = tuple(names[at:] + names[:at])
-    state = AfBattle(settings=conf, grid=grid, terrain=terrain, sides=tuple(sides),
+    state = AfBattle(settings=conf, table=table, sides=tuple(sides),
                      bands=tuple(bands), round=1, order=order, active=order[0],
                      step="command")
     rolls = ", ".join(f"{r.purpose.removeprefix('who starts: ')} {r.value}" for r in first.dice)
     events = [
-        BattleEvent(kind="deployed", text=f"{len(bands)} bands deployed on a {grid.cols} × "
-                    f"{grid.rows} map ({conf.cm_per_hex} cm a hex).",
-                    data={"bands": {b.name: [format_label(u.hex) for u in b.units]
+        BattleEvent(kind="deployed", text=f"{len(bands)} bands deployed on "
+                    + (f"a {table.grid.cols} × {table.grid.rows} map ({conf.cm_per_hex} cm a "
+                       "hex)." if isinstance(table, HexTable)
+                       else f"a {table.width} × {table.height} cm table."),
+                    data={"bands": {b.name: [table.pos_json(u.hex) for u in b.units]
                                     for b in bands}}),
         BattleEvent(kind="first", text=f"Who starts: {rolls}; {first.player} starts.",
                     data={"first": first.player}, rolls=first.dice),
@@ -443,45 +476,35 @@ def _add(ids: tuple[str, ...], name: str) -> tuple[str, ...]:
     return ids if name in ids else (*ids, name)
 
 
-def _labels(units: Sequence[AfUnit]) -> str:
-    return ", ".join(format_label(u.hex) for u in units)
+def _labels(state: AfBattle, units: Sequence[AfUnit]) -> str:
+    return ", ".join(state.table.label(u.hex) for u in units)
 
 
 # ---------------------------------------------------------------------------
 # Moves
 
 
-def _shift(band: AfBand, lead_to: Hex) -> AfBand:
-    lead = band.units[0].hex
-    dq, dr = lead_to.q - lead.q, lead_to.r - lead.r
-    return replace(band, units=tuple(replace(u, hex=Hex(u.hex.q + dq, u.hex.r + dr))
-                                     for u in band.units))
+def _shift(state: AfBattle, band: AfBand, lead_to: Pos) -> AfBand:
+    places = state.table.shifted([u.hex for u in band.units], lead_to)
+    return replace(band, units=tuple(replace(u, hex=p)
+                                     for u, p in zip(band.units, places, strict=True)))
 
 
-def _go(state: AfBattle, band: AfBand, goal: Hex, *, full_move: bool = False
+def _go(state: AfBattle, band: AfBand, goal: Pos, *, full_move: bool = False
         ) -> tuple[AfBand, str]:
-    """Move the band's first unit toward `goal` in a straight line, as far as its allowance
-    lets it and no farther than the last hex before another band or the map's edge; the
-    sentence says where it ended and why it stopped short (for a `full_move` — falling back,
-    fleeing — only when something other than its allowance stopped it)."""
-    field_ = state.battlefield(without=band.name)
-    lead = band.units[0].hex
-    reached = lead
-    why = ""
-    for h in line(lead, goal)[1:]:
-        trial = move_band(state.field_band(band), to=h, battlefield=field_)
-        if not trial.legal:
-            allowance = trial.distance_cm > trial.allowance.total
-            why = "" if full_move and allowance else trial.problems[-1 if full_move else 0]
-            break
-        reached = h
-    moved = _shift(band, reached)
-    cm = distance(lead, reached) * state.settings.cm_per_hex
-    text = f"moves {cm} cm to {_labels(moved.units)}"
-    if why and not full_move:
-        text += f", short of {format_label(goal)} ({why.rstrip('.')})"
-    elif why:
-        text += f" ({why.rstrip('.')})"
+    """Move the band toward `goal` in a straight line, as far as its allowance lets it and
+    no farther than another band or the table's edge allow; the sentence says where it ended
+    and why it stopped short (for a `full_move` — falling back, fleeing — only when
+    something other than its allowance stopped it)."""
+    step = state.table.go(state.field_band(band), state.battlefield(without=band.name), goal,
+                          full_move=full_move)
+    moved = _shift(state, band, step.lead)
+    text = f"moves {step.cm} cm to {_labels(state, moved.units)}"
+    if step.why and not full_move:
+        goal_text = state.table.label(goal) if state.table.contains(goal) else "its goal"
+        text += f", short of {goal_text} ({step.why.rstrip('.')})"
+    elif step.why:
+        text += f" ({step.why.rstrip('.')})"
     return moved, text
 
 
@@ -494,56 +517,58 @@ def _move_leader(state: AfBattle, order: AfOrder) -> tuple[AfBattle, list[Battle
                           "leader moves once, before he gives orders.", rule="leaders",
                           field="leader")
     if order.to is None:
-        raise BattleError("A leader's move names the hex he goes to.", rule="leaders",
+        raise BattleError("A leader's move names the place he goes to.", rule="leaders",
                           field="to")
-    trial = move_band(state.field_band(leader), to=order.to,
-                      battlefield=state.battlefield(without=leader.name))
-    if not trial.legal:
-        raise BattleError(trial.problems[0], rule="leaders", field="to")
-    moved = _shift(leader, order.to)
+    to = _pos(state, order.to, "to")
+    cm, problem = state.table.straight(state.field_band(leader),
+                                       state.battlefield(without=leader.name), to)
+    if problem:
+        raise BattleError(problem, rule="leaders", field="to")
+    moved = _shift(state, leader, to)
     state = _put(state, moved)
     state = replace(state, leaders_moved=(*state.leaders_moved, leader.name),
                     moved=_add(state.moved, leader.name), acted=_add(state.acted, leader.name))
     return state, [BattleEvent(kind="leader_move", text=f"{leader.name} moves "
-                               f"{trial.distance_cm} cm to {format_label(order.to)}.",
-                               data={"band": leader.name, "hex": format_label(order.to)})]
+                               f"{cm} cm to {state.table.label(to)}.",
+                               data={"band": leader.name, "at": state.table.pos_json(to)})]
 
 
 # ---------------------------------------------------------------------------
 # Leaders' orders
 
 
-def _check_formation(state: AfBattle, band: AfBand, formation: Sequence[tuple[str, Hex]],
+def _check_formation(state: AfBattle, band: AfBand, formation: Sequence[tuple[str, object]],
                      *, closing: bool) -> AfBand:
     """The band in its new formation, or a refusal naming the rule it breaks."""
     if len(band.units) < 2:
         raise BattleError(f"{band.name} is a single unit; only a band of more than one unit "
                           "changes formation.", rule="formation", field="formation")
     names = {u.name for u in band.units}
-    wanted = dict(formation)
+    wanted = {name: _pos(state, value, f"formation.{name}") for name, value in formation}
     unknown = sorted(set(wanted) - names)
     if unknown:
         raise BattleError(f"{band.name} has no unit {unknown[0]!r}.", rule="formation",
                           field="formation")
+    table = state.table
     after = replace(band, units=tuple(replace(u, hex=wanted.get(u.name, u.hex))
                                       for u in band.units))
-    taken = {u.hex for b in state.bands if b.name != band.name for u in b.units}
-    hexes = [u.hex for u in after.units]
+    others = [u.hex for b in state.bands if b.name != band.name for u in b.units]
+    places = [u.hex for u in after.units]
     for u in after.units:
-        if not state.grid.contains(u.hex) or u.hex in taken:
-            raise BattleError(f"{u.name} cannot stand in {format_label(u.hex)}: off the map or "
-                              "held by another band.", rule="formation", field="formation")
-    if len(set(hexes)) != len(hexes):
-        raise BattleError("Two units of the band would share a hex.", rule="formation",
-                          field="formation")
-    if has_gaps(frozenset(hexes)):
+        if not table.contains(u.hex) or any(table.overlap(u.hex, o) for o in others):
+            raise BattleError(f"{u.name} cannot stand at {table.label(u.hex)}: off the table or "
+                              "on another band.", rule="formation", field="formation")
+    if any(table.overlap(a, b) for i, a in enumerate(places) for b in places[i + 1:]):
+        raise BattleError("Two units of the band would stand on one another.",
+                          rule="formation", field="formation")
+    if state.battlefield().gaps(frozenset(places)):
         raise BattleError(f"{band.name} would have gaps: after a formation change its units "
                           "stand together with no gaps.", rule="formation", field="formation")
     before = {u.name: u.hex for u in band.units}
     if closing:
         speed = state.field_band(band).speed
         for u in after.units:
-            cm = distance(before[u.name], u.hex) * state.settings.cm_per_hex
+            cm = table.travel(before[u.name], u.hex)
             if cm > speed:
                 raise BattleError(f"{u.name} would go {cm} cm; closing gaps, a unit goes no "
                                   f"farther than the band's move ({speed} cm).",
@@ -551,8 +576,8 @@ def _check_formation(state: AfBattle, band: AfBand, formation: Sequence[tuple[st
         return after
     for u in after.units:
         neighbours = [v.name for v in band.units if v.name != u.name
-                      and distance(before[v.name], before[u.name]) == 1]
-        if not any(distance(u.hex, w.hex) == 1 for w in after.units if w.name in neighbours):
+                      and table.adjacent(before[v.name], before[u.name])]
+        if not any(table.adjacent(u.hex, w.hex) for w in after.units if w.name in neighbours):
             raise BattleError(f"{u.name} would no longer stand next to any unit it stood next "
                               "to before the change.", rule="formation", field="formation")
     return after
@@ -569,31 +594,34 @@ def _check_order(state: AfBattle, leader: AfBand, band: AfBand, order: AfOrder) 
             if not any(u.type.is_ranged for u in band.units):
                 raise BattleError(f"{band.name} has no unit with a firing range.", rule="fire",
                                   field="band")
-            if not in_front(band, target):
+            if not in_front(state, band, target):
                 raise BattleError(f"{target.name} is not in front of {band.name} (facing "
-                                  f"{band.facing.name}); a band fires only at a band in front "
-                                  "of it, not to its side or behind.", rule="fire",
-                                  field="target")
+                                  f"{_facing_name(state, band.facing)}); a band fires only at "
+                                  "a band in front of it, not to its side or behind.",
+                                  rule="fire", field="target")
         elif not in_fighting_range(state.field_band(band).units,
-                                   state.field_band(target).units):
-            raise BattleError(f"No unit of {band.name} is within fighting range (1 cm: an "
-                              f"adjacent hex) of {target.name}.", rule="fight", field="target")
+                                   state.field_band(target).units, state.battlefield()):
+            contact = "an adjacent hex" if isinstance(state.table, HexTable) else "base to base"
+            raise BattleError(f"No unit of {band.name} is within fighting range (1 cm: "
+                              f"{contact}) of {target.name}.", rule="fight", field="target")
     elif order.order == "move":
         if band.is_leader:
             raise BattleError(f"{band.name} is a leader: he moves in his own move, before he "
                               "gives orders.", rule="move", field="band")
         if order.to is None:
-            raise BattleError("A move order names the hex the band's first unit heads for.",
+            raise BattleError("A move order names the place the band's first unit heads for.",
                               rule="move", field="to")
-        if order.to == band.units[0].hex or not within_45(band.facing, band.units[0].hex,
-                                                          order.to):
-            raise BattleError(f"{band.name} faces {band.facing.name} and moves only forwards "
-                              f"(within 45°); {format_label(order.to)} is not ahead of it: turn "
-                              "it first.", rule="move", field="to")
+        to = _pos(state, order.to, "to")
+        if to == band.units[0].hex or not state.table.in_arc(band.facing, band.units[0].hex,
+                                                             to):
+            raise BattleError(f"{band.name} faces {_facing_name(state, band.facing)} and moves "
+                              f"only forwards (within 45°); {state.table.label(to)} is not "
+                              "ahead of it: turn it first.", rule="move", field="to")
     elif order.order == "turn":
         if order.facing is None:
             raise BattleError("A turn order names the new facing.", rule="turn",
                               field="facing")
+        _facing_of(state, order.facing, "facing")
         if band.name in state.formed:
             raise BattleError(f"{band.name} changed formation this turn; a band cannot change "
                               "formation and turn.", rule="turn", field="band")
@@ -615,8 +643,7 @@ def _order(state: AfBattle, order: AfOrder, dice: Dice) -> tuple[AfBattle, list[
         raise BattleError(f"{leader.name} has given his two orders this turn.", rule="orders",
                           field="leader")
     band = _own(state, order.band, order.side, "band")
-    gap = min(distance(leader.units[0].hex, u.hex) for u in band.units) \
-        * state.settings.cm_per_hex
+    gap = min((state.table.gap(leader.units[0].hex, u.hex) for u in band.units), key=_cm_key)
     if gap > COMMAND_RANGE_CM:
         raise BattleError(f"{band.name} is {gap} cm from {leader.name}; a leader's command "
                           f"range is {COMMAND_RANGE_CM} cm.", rule="command range",
@@ -651,19 +678,18 @@ def _order(state: AfBattle, order: AfOrder, dice: Dice) -> tuple[AfBattle, list[
 def _carry_out(state: AfBattle, band: AfBand, order: AfOrder, dice: Dice
                ) -> tuple[AfBattle, str, list[BattleEvent]]:
     if order.order == "move":
-        assert order.to is not None
-        moved, text = _go(state, band, order.to)
+        moved, text = _go(state, band, _pos(state, order.to, "to"))
         state = replace(_put(state, moved), moved=_add(state.moved, band.name))
         return state, f"{band.name} {text}.", []
     if order.order == "turn":
-        assert order.facing is not None
-        state = replace(_put(state, replace(band, facing=order.facing)),
+        facing = _facing_of(state, order.facing, "facing")
+        state = replace(_put(state, replace(band, facing=facing)),
                         turned=_add(state.turned, band.name))
-        return state, f"{band.name} now faces {order.facing.name}.", []
+        return state, f"{band.name} now faces {_facing_name(state, facing)}.", []
     if order.order == "formation":
         after = _check_formation(state, band, order.formation, closing=False)
         state = replace(_put(state, after), formed=_add(state.formed, band.name))
-        return state, f"{band.name} stands at {_labels(after.units)}.", []
+        return state, f"{band.name} stands at {_labels(state, after.units)}.", []
     return _combat(state, band, state.band(order.target), order.order, dice)
 
 
@@ -745,7 +771,7 @@ def _targets(state: AfBattle, band: AfBand, decision: InitiativeDecision) -> tup
     out: list[str] = []
     for action in decision.actions:
         if action.kind == "fire":
-            out.extend(t for t in action.targets if in_front(band, state.band(t)))
+            out.extend(t for t in action.targets if in_front(state, band, state.band(t)))
         elif action.kind == "fight":
             out.extend(action.targets)
     return tuple(out)
@@ -809,7 +835,7 @@ def _initiative(state: AfBattle, order: AfOrder, dice: Dice
 
 
 def _take(state: AfBattle, band: AfBand, decision: InitiativeDecision, *, target: str,
-          formation: Sequence[tuple[str, Hex]], dice: Dice
+          formation: Sequence[tuple[str, object]], dice: Dice
           ) -> tuple[AfBattle, list[BattleEvent]]:
     """Carry out what initiative obliges the band to do (with the player's choices)."""
     events = [BattleEvent(kind="initiative", text=f"{band.name} takes initiative: "
@@ -825,12 +851,11 @@ def _take(state: AfBattle, band: AfBand, decision: InitiativeDecision, *, target
             state = replace(_put(state, replace(after, lost=False)),
                             formed=_add(state.formed, band.name))
             events.append(BattleEvent(kind="formation", text=f"{band.name} closes its gaps: "
-                                      f"{_labels(after.units)}."))
+                                      f"{_labels(state, after.units)}."))
         elif action.kind in ("fall_back", "flee"):
-            away = band.facing.opposite
+            far = state.table.far_back(band.units[0].hex, band.facing)
             if action.kind == "flee":
-                band = replace(band, facing=away)
-            far = Hex(band.units[0].hex.q + away.dq * 50, band.units[0].hex.r + away.dr * 50)
+                band = replace(band, facing=state.table.opposite(band.facing))
             moved, text = _go(state, band, far, full_move=True)
             state = replace(_put(state, moved), moved=_add(state.moved, band.name))
             what = "falls back" if action.kind == "fall_back" else "turns and flees"
@@ -931,15 +956,14 @@ def state_to_json(state: AfBattle) -> dict[str, object]:
     conf = state.settings
     return {
         "system": "ancient_foes",
-        "settings": {"cm_per_hex": conf.cm_per_hex, "max_rounds": conf.max_rounds,
+        "settings": {"board": conf.board, "base_cm": conf.base_cm,
+                     "cm_per_hex": conf.cm_per_hex, "max_rounds": conf.max_rounds,
                      "leader_cap": conf.leader_cap, "deployment_cm": conf.deployment_cm},
-        "map": {"cols": state.grid.cols, "rows": state.grid.rows,
-                "terrain": {format_label(h): t.value for h, t in sorted(
-                    state.terrain.items(), key=lambda item: format_label(item[0]))}},
+        "map": state.table.map_json(),
         "sides": [{"name": s.name, "had_leaders": s.had_leaders, "leader_fell": s.leader_fell,
-                   "bands": [{"name": b.name, "facing": b.facing.name, "moves": b.moves,
-                              "idle": b.idle, "lost": b.lost,
-                              "units": [{"name": u.name, "hex": format_label(u.hex),
+                   "bands": [{"name": b.name, "facing": state.table.facing_json(b.facing),
+                              "moves": b.moves, "idle": b.idle, "lost": b.lost,
+                              "units": [{"name": u.name, "at": state.table.pos_json(u.hex),
                                          **_type_json(u.type)} for u in b.units]}
                              for b in state.bands if b.side == s.name]}
                   for s in state.sides],
@@ -965,9 +989,10 @@ def state_from_json(data: JSONObject) -> AfBattle:
         raise InputError("state.system", 'is "ancient_foes" for an Ancient Foes 2 battle.')
     conf = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
                      defaults=False)
-    grid, terrain = map_from_json(data.get("map"), "state.map", TERRAINS, min_side=2,
-                                  max_side=MAX_MAP_SIDE)
-    sides, bands = _bands(get_list(data, "sides", "state"), "state.sides", grid,
+    table = table_from_json(data.get("map"), "state.map", board=conf.board,
+                            cm_per_hex=conf.cm_per_hex, base_cm=conf.base_cm,
+                            max_side=MAX_MAP_SIDE)
+    sides, bands = _bands(get_list(data, "sides", "state"), "state.sides", table,
                           with_state=True)
     names = [s.name for s in sides]
     order = _names(data, "order")
@@ -976,7 +1001,7 @@ def state_from_json(data: JSONObject) -> AfBattle:
     active = get_choice(data, "active", names, "state")
     given = as_object(data.get("orders_given") or {}, "state.orders_given")
     return AfBattle(
-        settings=conf, grid=grid, terrain=terrain, sides=tuple(sides), bands=tuple(bands),
+        settings=conf, table=table, sides=tuple(sides), bands=tuple(bands),
         round=get_int(data, "round", "state", minimum=1, maximum=1000), order=order,
         active=active,
         step=get_choice(data, "step", ("command", "initiative", "over"),  # type: ignore[arg-type]
@@ -994,4 +1019,4 @@ ENGINE: Engine[AfBattle, AfOrder] = Engine(
     verdict=outcome, to_json=state_to_json, from_json=state_from_json,
     order_from_json=order_from_json)
 
-__all__ = ["ENGINE", "AfBand", "AfBattle", "AfOrder", "AfSettings", "in_front", "within_45"]
+__all__ = ["ENGINE", "AfBand", "AfBattle", "AfOrder", "AfSettings", "in_front"]

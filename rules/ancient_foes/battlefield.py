@@ -92,7 +92,7 @@ class Battlefield:
     cm_per_hex: int = DEFAULT_CM_PER_HEX
     terrain: Mapping[Hex, Terrain] = field(default_factory=dict)
     grid: Grid | None = None
-    occupied: frozenset[Hex] = frozenset()
+    occupied: frozenset[Pos] = frozenset()
 
     def __post_init__(self) -> None:
         _check_scale(self.cm_per_hex)

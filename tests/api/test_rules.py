@@ -135,10 +135,10 @@ def _af_duel_state() -> dict[str, Any]:
 
 AF_DUEL = {"map": {"cols": 20, "rows": 4}, "sides": [
     {"name": "red", "bands": [{"name": "r", "facing": "SE", "units": [
-        {"name": "r1", "code": "H-Sw-Fo", "hex": "A2"}, {"name": "r2", "code": "H-Sw-Fo",
-                                                         "hex": "A3"}]}]},
+        {"name": "r1", "code": "H-Sw-Fo", "at": "A2"}, {"name": "r2", "code": "H-Sw-Fo",
+                                                         "at": "A3"}]}]},
     {"name": "blue", "bands": [{"name": "b", "facing": "NW", "units": [
-        {"name": "b1", "code": "L-Bo-Fo", "hex": "T2"}]}]}]}
+        {"name": "b1", "code": "L-Bo-Fo", "at": "T2"}]}]}]}
 
 MORE_INPUTS = [
     ("erfworld", "combat", {"attacker": {"units": [GOBWIN], "roll": [3, 4]},

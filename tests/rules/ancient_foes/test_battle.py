@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.ancient_foes.battle import ENGINE, AfBattle, AfOrder, acting_sides, within_45
+from rules.ancient_foes.battle import ENGINE, AfBattle, AfOrder, acting_sides
 from rules.battle import BattleError
 from rules.dice import FixedDice, SeededDice
-from rules.hexgrid import Direction, format_label, parse_label
+from rules.hexgrid import Direction, format_label, parse_label, within_45
 from rules.jsonio import InputError
 from tests.rules.ancient_foes.battle_script import SCENARIO, orders_for
 from tests.rules.battles import check_golden, check_json_form, play_out
@@ -27,7 +27,7 @@ GOLDEN = Path(__file__).parent / "golden" / "battle.json"
 
 def band(name: str, facing: str, *units: tuple[str, str, str]) -> dict[str, Any]:
     return {"name": name, "facing": facing,
-            "units": [{"name": n, "code": c, "hex": h} for n, c, h in units]}
+            "units": [{"name": n, "code": c, "at": h} for n, c, h in units]}
 
 
 def leader(name: str, where: str, code: str = "H-Sw-Ho-Leader", facing: str = "N"
@@ -102,7 +102,7 @@ def test_start_deploys_and_the_highest_d6_starts_after_a_roll_off():
 
 
 @pytest.mark.parametrize(("conf", "change", "field", "message"), [
-    ({}, lambda s: s["sides"][1]["bands"][0]["units"][0].update(hex="P2"), "scenario.sides",
+    ({}, lambda s: s["sides"][1]["bands"][0]["units"][0].update(at="P2"), "scenario.sides",
      "r and b deploy 28 cm apart; armies deploy at least 30 cm apart."),
     ({}, lambda s: s["sides"][0]["bands"].append(leader("chief", "A8")), "scenario.sides[0]",
      "The army has 1 leaders but only 2 bands; at most one leader per 3 bands is allowed (0 "
@@ -110,7 +110,7 @@ def test_start_deploys_and_the_highest_d6_starts_after_a_roll_off():
     ({}, lambda s: s["sides"][0]["bands"][0].update(facing="E"),
      "scenario.sides[0].bands[0].facing", "is one of N, NE, SE, S, SW, NW."),
     ({}, lambda s: s["sides"][0]["bands"][0]["units"].append(
-        {"name": "r2", "code": FOOT, "hex": "B4"}), "scenario.sides[0].bands[0].units",
+        {"name": "r2", "code": FOOT, "at": "B4"}), "scenario.sides[0].bands[0].units",
      "band 'r' has gaps: a band stands together, base to base."),
 ])
 def test_a_bad_deployment_is_refused_naming_the_rule(conf, change, field, message):
@@ -426,7 +426,7 @@ def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(
         assert set(alive) | set(state.killed) == everyone
         assert not set(alive) & set(state.killed)
         placed = [u.hex for b in state.bands for u in b.units]
-        assert len(placed) == len(set(placed)) and all(state.grid.contains(h) for h in placed)
+        assert len(placed) == len(set(placed)) and all(state.table.contains(h) for h in placed)
     again_dice = SeededDice(seed=seed)
     again = ENGINE.start(scenario=SCENARIO, settings=conf, dice=again_dice).state
     for orders in given_orders:

@@ -195,12 +195,17 @@ class PlaneBattlefield:
 AnyBattlefield = Battlefield | PlaneBattlefield
 
 
+def cm_json(cm: Cm) -> int | float:
+    """A distance for JSON: whole cm on the hex map, cm to two decimals on the table."""
+    return cm if isinstance(cm, int) else float(str(cm))
+
+
 def _name(h: Pos) -> str:
     if isinstance(h, Point):
         def num(x: Fraction) -> str:
             return str(x.numerator) if x.denominator == 1 else format(float(x), "g")
 
-        return f"({num(h.x)}, {num(h.y)})"
+        return f"{num(h.x)}, {num(h.y)}"
     try:
         return format_label(h)
     except ValueError:

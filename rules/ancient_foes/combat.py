@@ -19,6 +19,7 @@ from rules.ancient_foes.battlefield import (
     Terrain,
     band_distance_cm,
     check_apart,
+    cm_json,
     in_fighting_range,
 )
 from rules.ancient_foes.units import Experience, Mount, UnitType, Weapon, derive_stats
@@ -171,7 +172,7 @@ class Attack:
         return {
             "attacker": self.attacker,
             "target": self.target,
-            "distance_cm": self.distance_cm,
+            "distance_cm": cm_json(self.distance_cm),
             "range_cm": self.range_cm,
             "range_modifiers": [_mod_dict(m) for m in self.range_modifiers],
             "roll": self.roll,

@@ -15,6 +15,7 @@ from rules.ancient_foes.battlefield import (
     Cm,
     FieldBand,
     check_apart,
+    cm_json,
     in_fighting_range,
 )
 from rules.ancient_foes.combat import DIE, OrderError, can_defeat, fire_modifiers
@@ -139,7 +140,7 @@ class OrderOutcome:
             "band": self.band,
             "order": self.order.value,
             "number": self.number,
-            "distance_cm": self.distance_cm,
+            "distance_cm": cm_json(self.distance_cm),
             "roll": None if self.roll is None else self.roll.value,
             "needs": None if self.roll is None else SECOND_ORDER_TARGET,
             "succeeded": self.succeeded,

@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from rules.ancient_foes.battlefield import (
     ROUGH,
@@ -27,32 +28,13 @@ from rules.ancient_foes.battlefield import (
     Terrain,
 )
 from rules.ancient_foes.movement import move_band, movement_allowance
-from rules.battle import hex_from_json, on_map
+from rules.boards import HexPlaces, PlanePlaces, areas_from_json, number_json
 from rules.hexgrid import Direction, Grid, Hex, distance, format_label, line, within_45
-from rules.jsonio import InputError, as_object, child, get_int, get_list, only_fields
+from rules.jsonio import as_object
 from rules.plane import EdgeGap, Point, Vec, cuts, dist2, farthest, in_arc, inside, segment_dist2
 
 Facing = Direction | Vec
 GRID = 100  # table positions are kept on a 1/100 cm grid
-
-
-def _number(value: object, path: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(path, 'is a number of cm: a whole number or an exact string ("7/2").')
-    try:
-        return Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(path, f"{value!r} is not an exact number.") from None
-
-
-def _number_json(x: Fraction) -> object:
-    return x.numerator if x.denominator == 1 else str(x)
-
-
-def _point(value: object, path: str) -> Point:
-    if not isinstance(value, list) or len(value) != 2:
-        raise InputError(path, "is a point [x, y] in cm.")
-    return Point(_number(value[0], child(path, 0)), _number(value[1], child(path, 1)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,7 +52,7 @@ class Step:
 
 
 @dataclass(frozen=True, kw_only=True)
-class HexTable:
+class HexTable(HexPlaces):
     grid: Grid
     terrain: Mapping[Hex, Terrain] = field(default_factory=dict)
     cm_per_hex: int = 2
@@ -81,10 +63,6 @@ class HexTable:
 
     def contains(self, p: Pos) -> bool:
         return isinstance(p, Hex) and self.grid.contains(p)
-
-    def label(self, p: Pos) -> str:
-        assert isinstance(p, Hex)
-        return format_label(p)
 
     def gap(self, a: Pos, b: Pos) -> Cm:
         assert isinstance(a, Hex) and isinstance(b, Hex)
@@ -147,22 +125,6 @@ class HexTable:
         away = facing.opposite
         return Hex(lead.q + away.dq * 50, lead.r + away.dr * 50)
 
-    def pos_json(self, p: Pos) -> object:
-        return self.label(p)
-
-    def pos_from_json(self, value: object, path: str) -> Pos:
-        return on_map(self.grid, hex_from_json(value, path), path)
-
-    def facing_json(self, f: Facing) -> object:
-        assert isinstance(f, Direction)
-        return f.name
-
-    def facing_from_json(self, value: object, path: str) -> Facing:
-        names = {d.name: d for d in Direction}
-        if not isinstance(value, str) or value.upper() not in names:
-            raise InputError(path, f"is one of {', '.join(names)}.")
-        return names[value.upper()]
-
     def map_json(self) -> dict[str, object]:
         return {"cols": self.grid.cols, "rows": self.grid.rows,
                 "terrain": {format_label(h): t.value for h, t in sorted(
@@ -174,7 +136,8 @@ class HexTable:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlaneTable:
+class PlaneTable(PlanePlaces):
+    UNIT: ClassVar[str] = "cm"
     width: int
     height: int
     base_cm: int = 4
@@ -186,14 +149,6 @@ class PlaneTable:
 
     def contains(self, p: Pos) -> bool:
         return self.battlefield(frozenset()).contains(p)
-
-    def label(self, p: Pos) -> str:
-        assert isinstance(p, Point)
-
-        def num(x: Fraction) -> str:
-            return str(x.numerator) if x.denominator == 1 else format(float(x), "g")
-
-        return f"({num(p.x)}, {num(p.y)})"
 
     def gap(self, a: Pos, b: Pos) -> Cm:
         return self.battlefield(frozenset()).distance_cm(a, b)
@@ -314,31 +269,10 @@ class PlaneTable:
         scale = Fraction(4 * (self.width + self.height)) / (abs(facing.dx) + abs(facing.dy))
         return lead + (-facing) * scale
 
-    def pos_json(self, p: Pos) -> object:
-        assert isinstance(p, Point)
-        return [_number_json(p.x), _number_json(p.y)]
-
-    def pos_from_json(self, value: object, path: str) -> Pos:
-        p = _point(value, path)
-        if not self.contains(p):
-            raise InputError(path, f"{self.label(p)} is not on the {self.width} × "
-                             f"{self.height} cm table (a base stays on it).")
-        return p
-
-    def facing_json(self, f: Facing) -> object:
-        assert isinstance(f, Vec)
-        return [_number_json(f.dx), _number_json(f.dy)]
-
-    def facing_from_json(self, value: object, path: str) -> Facing:
-        p = _point(value, path)
-        if p.x == 0 and p.y == 0:
-            raise InputError(path, "a facing is a direction [dx, dy], not [0, 0].")
-        return Vec(p.x, p.y)
-
     def map_json(self) -> dict[str, object]:
         return {"width": self.width, "height": self.height,
                 "terrain": [{"terrain": t.value,
-                             "polygon": [[_number_json(v.x), _number_json(v.y)]
+                             "polygon": [[number_json(v.x), number_json(v.y)]
                                          for v in polygon]} for t, polygon in self.areas]}
 
 
@@ -354,24 +288,8 @@ def table_from_json(data: object, path: str, *, board: str, cm_per_hex: int, bas
 
         grid, terrain = map_from_json(obj, path, TERRAINS, min_side=2, max_side=max_side)
         return HexTable(grid=grid, terrain=terrain, cm_per_hex=cm_per_hex)
-    only_fields(obj, ("width", "height", "terrain"), path)
-    width = get_int(obj, "width", path, minimum=10, maximum=2000)
-    height = get_int(obj, "height", path, minimum=10, maximum=2000)
-    areas = []
-    for i, raw in enumerate(get_list(obj, "terrain", path, default=True)):
-        at = child(child(path, "terrain"), i)
-        a = as_object(raw, at)
-        only_fields(a, ("terrain", "polygon"), at)
-        name = a.get("terrain")
-        if name not in TERRAINS:
-            raise InputError(child(at, "terrain"), f"is one of {', '.join(TERRAINS)}.")
-        points = tuple(_point(p, child(child(at, "polygon"), j))
-                       for j, p in enumerate(get_list(a, "polygon", at)))
-        if not 3 <= len(points) <= 40:
-            raise InputError(child(at, "polygon"), "has 3 to 40 corners.")
-        areas.append((TERRAINS[str(name)], points))
-    if len(areas) > 60:
-        raise InputError(child(path, "terrain"), "has at most 60 areas.")
+    width, height, areas = areas_from_json(obj, path, key="terrain", kinds=TERRAINS,
+                                           unit="cm", size=(10, 2000))
     return PlaneTable(width=width, height=height, base_cm=base_cm, areas=tuple(areas))
 
 

@@ -20,8 +20,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
-from rules.battle import hex_from_json, on_map
+from rules.boards import HexPlaces, PlanePlaces, areas_from_json, number_json
 from rules.grasp.terrain import Mover, TerrainClass, hex_entry_cost, terrain_factor
 from rules.hexgrid import (
     Direction,
@@ -36,7 +37,7 @@ from rules.hexgrid import (
     offset_to_hex,
     within_45,
 )
-from rules.jsonio import InputError, as_object, child, get_int, get_list, only_fields
+from rules.jsonio import as_object
 from rules.plane import Point, Vec, along, cuts, dist2, farthest, in_arc, inside, segment_dist2
 
 Pos = Hex | Point
@@ -49,17 +50,12 @@ CONTACT_GAP = Fraction(1, 4)  # bases at most ¼ MU apart are in contact
 GRID = 100  # continuous positions are kept on a 1/100 MU grid
 
 
-def _label_number(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else format(float(x), "g") \
-        if (100 % x.denominator == 0) else str(x)
-
-
 # ---------------------------------------------------------------------------
 # Hexes
 
 
 @dataclass(frozen=True, kw_only=True)
-class HexField:
+class HexField(HexPlaces):
     grid: Grid
     terrain: Mapping[Hex, TerrainClass] = field(default_factory=dict)
     mu_per_hex: int = 1
@@ -172,26 +168,6 @@ class HexField:
         assert isinstance(a, Hex) and isinstance(b, Hex)
         return p in line(a, b)[1:-1]
 
-    def label(self, p: Pos) -> str:
-        assert isinstance(p, Hex)
-        return format_label(p)
-
-    def pos_json(self, p: Pos) -> object:
-        return self.label(p)
-
-    def pos_from_json(self, value: object, path: str) -> Pos:
-        return on_map(self.grid, hex_from_json(value, path), path)
-
-    def facing_json(self, f: Facing) -> object:
-        assert isinstance(f, Direction)
-        return f.name
-
-    def facing_from_json(self, value: object, path: str) -> Facing:
-        names = {d.name: d for d in Direction}
-        if not isinstance(value, str) or value.upper() not in names:
-            raise InputError(path, f"is one of {', '.join(names)}.")
-        return names[value.upper()]
-
     def map_json(self) -> dict[str, object]:
         return {"cols": self.grid.cols, "rows": self.grid.rows,
                 "terrain": {format_label(h): t.label for h, t in sorted(
@@ -209,7 +185,8 @@ class Area:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PlaneField:
+class PlaneField(PlanePlaces):
+    UNIT: ClassVar[str] = "MU"
     width: int
     height: int
     areas: tuple[Area, ...] = ()
@@ -355,55 +332,11 @@ class PlaneField:
             return False
         return segment_dist2(a, b, p) <= (BASE / 2) ** 2
 
-    def label(self, p: Pos) -> str:
-        assert isinstance(p, Point)
-        return f"({_label_number(p.x)}, {_label_number(p.y)})"
-
-    def pos_json(self, p: Pos) -> object:
-        assert isinstance(p, Point)
-        return [_number_json(p.x), _number_json(p.y)]
-
-    def pos_from_json(self, value: object, path: str) -> Pos:
-        p = _point(value, path)
-        if not self.contains(p):
-            raise InputError(path, f"{self.label(p)} is not on the {self.width} × "
-                             f"{self.height} MU board (a base stays on it).")
-        return p
-
-    def facing_json(self, f: Facing) -> object:
-        assert isinstance(f, Vec)
-        return [_number_json(f.dx), _number_json(f.dy)]
-
-    def facing_from_json(self, value: object, path: str) -> Facing:
-        p = _point(value, path)
-        if p.x == 0 and p.y == 0:
-            raise InputError(path, "a facing is a direction [dx, dy], not [0, 0].")
-        return Vec(p.x, p.y)
-
     def map_json(self) -> dict[str, object]:
         return {"width": self.width, "height": self.height,
                 "terrain": [{"going": a.going.label,
-                             "polygon": [[_number_json(v.x), _number_json(v.y)]
+                             "polygon": [[number_json(v.x), number_json(v.y)]
                                          for v in a.polygon]} for a in self.areas]}
-
-
-def _number(value: object, path: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(path, 'is a number of MU: a whole number or an exact string ("7/2").')
-    try:
-        return Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(path, f"{value!r} is not an exact number.") from None
-
-
-def _number_json(x: Fraction) -> object:
-    return x.numerator if x.denominator == 1 else str(x)
-
-
-def _point(value: object, path: str) -> Point:
-    if not isinstance(value, list) or len(value) != 2:
-        raise InputError(path, "is a point [x, y] in MU.")
-    return Point(_number(value[0], child(path, 0)), _number(value[1], child(path, 1)))
 
 
 def field_from_json(data: object, path: str, *, board: str, mu_per_hex: int
@@ -415,24 +348,9 @@ def field_from_json(data: object, path: str, *, board: str, mu_per_hex: int
         grid, terrain = map_from_json(obj, path, GOINGS, plain="good", min_side=2,
                                       max_side=MAX_MAP_SIDE)
         return HexField(grid=grid, terrain=terrain, mu_per_hex=mu_per_hex)
-    only_fields(obj, ("width", "height", "terrain"), path)
-    width = get_int(obj, "width", path, minimum=2, maximum=1000)
-    height = get_int(obj, "height", path, minimum=2, maximum=1000)
-    areas = []
-    for i, raw in enumerate(get_list(obj, "terrain", path, default=True)):
-        at = child(child(path, "terrain"), i)
-        a = as_object(raw, at)
-        only_fields(a, ("going", "polygon"), at)
-        going = a.get("going")
-        if going not in GOINGS:
-            raise InputError(child(at, "going"), f"is one of {', '.join(GOINGS)}.")
-        points = tuple(_point(p, child(child(at, "polygon"), j))
-                       for j, p in enumerate(get_list(a, "polygon", at)))
-        if not 3 <= len(points) <= 40:
-            raise InputError(child(at, "polygon"), "has 3 to 40 corners.")
-        areas.append(Area(going=GOINGS[str(going)], polygon=points))
-    if len(areas) > 60:
-        raise InputError(child(path, "terrain"), "has at most 60 areas.")
+    width, height, found = areas_from_json(obj, path, key="going", kinds=GOINGS, unit="MU",
+                                           size=(2, 1000))
+    areas = [Area(going=going, polygon=polygon) for going, polygon in found]
     return PlaneField(width=width, height=height, areas=tuple(areas))
 
 

@@ -223,3 +223,42 @@ def orders_for(state: AfBattle) -> list[AfOrder]:
     if state.step == "initiative":
         return initiative_orders(state)
     return command_orders(state)
+
+
+# The same armies on a continuous table, 88 × 40 cm (2 cm a hex in the hex scenario), bases
+# 4 cm across, facings as vectors (east is [1, 0]).
+def _u2(name: str, code: str, x: int, y: int) -> dict[str, object]:
+    return {"name": name, "code": code, "at": [x, y]}
+
+
+CONTINUOUS: dict[str, object] = {
+    "map": {"width": 88, "height": 40, "terrain": [
+        {"terrain": "woods", "polygon": [[40, 14], [46, 14], [46, 24], [40, 24]]},
+        {"terrain": "hill", "polygon": [[46, 24], [52, 24], [52, 30], [46, 30]]},
+        {"terrain": "swamp", "polygon": [[34, 4], [40, 4], [40, 10], [34, 10]]}]},
+    "sides": [
+        {"name": "Rome", "bands": [
+            {"name": "consul", "facing": [1, 0],
+             "units": [_u2("consul", "H-Sw-Ho-Leader", 4, 20)]},
+            {"name": "legion", "facing": [1, 0], "units": [
+                _u2("hastati", "H-Sw-Fo", 10, 16), _u2("principes", "H-Sw-Fo", 10, 20),
+                _u2("triarii", "H-Sp-Fo-Ex", 10, 24)]},
+            {"name": "velites", "facing": [1, 0], "units": [
+                _u2("velites-1", "L-Ja-Fo", 10, 34), _u2("velites-2", "L-Ja-Fo", 14, 34)]},
+            {"name": "equites", "facing": [1, 0], "units": [
+                _u2("equites-1", "M-Sp-Ho", 10, 6), _u2("equites-2", "M-Sp-Ho", 14, 6)]},
+        ]},
+        {"name": "Carthage", "bands": [
+            {"name": "hannibal", "facing": [-1, 0],
+             "units": [_u2("hannibal", "M-Sw-Ho-Leader", 84, 20)]},
+            {"name": "libyans", "facing": [-1, 0], "units": [
+                _u2("libyans-1", "M-Sp-Fo", 76, 16), _u2("libyans-2", "M-Sp-Fo", 76, 20),
+                _u2("libyans-3", "M-Sp-Fo", 76, 24)]},
+            {"name": "slingers", "facing": [-1, 0], "units": [
+                _u2("balearics-1", "L-Sl-Fo-Ex", 74, 34), _u2("balearics-2", "L-Sl-Fo-Ex",
+                                                             78, 34)]},
+            {"name": "elephants", "facing": [-1, 0], "units": [
+                _u2("elephant", "M-Ja-El", 76, 6)]},
+        ]},
+    ],
+}

@@ -7,6 +7,7 @@ properties and a scripted battle stored as a golden file."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction as F
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from rules.battle import BattleError
 from rules.dice import FixedDice, SeededDice
 from rules.hexgrid import Direction, format_label, parse_label, within_45
 from rules.jsonio import InputError
+from rules.plane import Point
 from tests.rules.ancient_foes.battle_script import SCENARIO, orders_for
 from tests.rules.battles import check_golden, check_json_form, play_out
 
@@ -49,12 +51,13 @@ def battle(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, cols: int =
 
 
 def cmd(side: str, kind: str, **kw: Any) -> AfOrder:
-    if "to" in kw:
+    if isinstance(kw.get("to"), str):
         kw["to"] = parse_label(kw["to"])
-    if "facing" in kw:
+    if isinstance(kw.get("facing"), str):
         kw["facing"] = Direction[kw["facing"]]
     if "formation" in kw:
-        kw["formation"] = tuple((n, parse_label(h)) for n, h in kw["formation"].items())
+        kw["formation"] = tuple((n, parse_label(h) if isinstance(h, str) else h)
+                                for n, h in kw["formation"].items())
     return AfOrder(side=side, kind=kind, **kw)  # type: ignore[arg-type]
 
 
@@ -433,3 +436,135 @@ def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(
         again = ENGINE.step(state=again, orders=orders, dice=again_dice).state
     assert ENGINE.state_to_json(again) == ENGINE.state_to_json(state)
     assert acting_sides(state) in ((), (state.active,))
+
+
+# --- the continuous table -------------------------------------------------------------------
+
+
+def table(red: list[dict[str, Any]], blue: list[dict[str, Any]], *,
+          terrain: list[dict[str, Any]] | None = None, **conf: Any) -> AfBattle:
+    scen = {"map": {"width": 100, "height": 60, "terrain": terrain or []},
+            "sides": [{"name": "red", "bands": red}, {"name": "blue", "bands": blue}]}
+    conf = {"board": "continuous", "deployment_cm": 0, "leader_cap": "up", **conf}
+    return ENGINE.start(scenario=scen, settings=conf, dice=FixedDice([6, 1])).state
+
+
+def tband(name: str, facing: list[int], *units: tuple[str, str, list[Any]]) -> dict[str, Any]:
+    return {"name": name, "facing": facing,
+            "units": [{"name": n, "code": c, "at": p} for n, c, p in units]}
+
+
+def places(state: AfBattle, name: str) -> list[Point]:
+    return [u.hex for u in state.band(name).units]  # type: ignore[misc]
+
+
+T_RED = [tband("dux", [1, 0], ("dux", "H-Sw-Ho-Leader", [6, 30])),
+         tband("legion", [1, 0], ("a", FOOT, [10, 28]), ("b", FOOT, [10, 32]))]
+T_BLUE = [tband("rex", [-1, 0], ("rex", "H-Sw-Ho-Leader", [94, 30])),
+          tband("horde", [-1, 0], ("x", FOOT, [90, 28]), ("y", FOOT, [90, 32]))]
+
+
+def test_on_the_table_armies_deploy_30_cm_apart_between_base_edges():
+    scen = {"map": {"width": 100, "height": 60}, "sides": [
+        {"name": "red", "bands": [tband("r", [1, 0], ("r1", FOOT, [10, 30]))]},
+        {"name": "blue", "bands": [tband("b", [-1, 0], ("b1", FOOT, [43, 30]))]}]}
+    with pytest.raises(InputError) as caught:
+        ENGINE.start(scenario=scen, settings={"board": "continuous"}, dice=FixedDice([6, 1]))
+    assert caught.value.message == ("r and b deploy 29 cm apart; armies deploy at least 30 cm "
+                                     "apart.")
+    scen["sides"][1]["bands"][0]["units"][0]["at"] = [44, 30]
+    state = ENGINE.start(scenario=scen, settings={"board": "continuous"},
+                         dice=FixedDice([6, 1])).state
+    assert state.table.label(state.band("b").units[0].hex) == "(44, 30)"
+
+
+def test_on_the_table_a_band_moves_forwards_as_far_as_its_allowance_exactly():
+    state = table(T_RED, T_BLUE)
+    error = refused(state, order("dux", "legion", "move", to=[10, 50]))
+    assert str(error) == ("legion faces [1, 0] and moves only forwards (within 45°); "
+                          "(10, 50) is not ahead of it: turn it first.")
+    state, events = act(state, [], order("dux", "legion", "move", to=[30, 28]))
+    assert places(state, "legion") == [Point(F(18), F(28)), Point(F(18), F(32))]
+    assert events[0].text.startswith("dux orders legion to move: legion moves 8 cm to "
+                                     "(18, 28), (18, 32), short of (30, 28)")
+
+
+def test_on_the_table_rough_ground_crossed_costs_2_cm():
+    wood = [{"terrain": "woods", "polygon": [[14, 0], [20, 0], [20, 60], [14, 60]]}]
+    state, _ = act(table(T_RED, T_BLUE, terrain=wood), [],
+                   order("dux", "legion", "move", to=[30, 28]))
+    assert places(state, "legion") == [Point(F(16), F(28)), Point(F(16), F(32))]
+
+
+def test_on_the_table_fighting_range_is_1_cm_between_bases():
+    near = [tband("rex", [-1, 0], ("rex", "H-Sw-Ho-Leader", [94, 30])),
+            tband("horde", [-1, 0], ("x", FOOT, [15, 28]))]  # a's edge 1 cm from x's
+    state, events = act(table(T_RED, near), [6], order("dux", "legion", "fight",
+                                                          target="horde"))
+    assert events[1].text.startswith("legion fights horde: a (10, 28) fights x (15, 28), 1 cm:")
+    apart = [near[0], tband("horde", [-1, 0], ("x", FOOT, [16, 28]))]
+    error = refused(table(T_RED, apart), order("dux", "legion", "fight", target="horde"))
+    assert str(error) == ("No unit of legion is within fighting range (1 cm: base to base) "
+                          "of horde.")
+
+
+def test_on_the_table_fire_reaches_between_base_edges_and_woods_on_the_line_cost_range():
+    red = [T_RED[0], tband("javelins", [1, 0], ("j", JAV, [10, 30]))]
+    blue = [T_BLUE[0], tband("target", [-1, 0], ("t1", FOOT, [22, 30]), ("t2", FOOT, [22, 34]))]
+    state, events = act(table(red, blue), [3], order("dux", "javelins", "fire",
+                                                     target="target"))
+    assert "j (10, 30) fires at t1 (22, 30), 8 cm, range 8 cm: D6 3 + attack 2 = 5" in \
+        events[1].text
+    wood = [{"terrain": "woods", "polygon": [[15, 0], [17, 0], [17, 60], [15, 60]]}]
+    state, events = act(table(red, blue, terrain=wood), [],
+                        order("dux", "javelins", "fire", target="target"))
+    assert "j does not attack: no unit of target is within its range of 8 cm" in events[1].text
+
+
+def test_on_the_table_a_formation_change_keeps_bases_touching_a_former_neighbour():
+    state = table(T_RED, T_BLUE)
+    formed, _ = act(state, [], order("dux", "legion", "formation",
+                                     formation={"b": [14, 28]}))
+    assert places(formed, "legion") == [Point(F(10), F(28)), Point(F(14), F(28))]
+    error = refused(state, order("dux", "legion", "formation", formation={"b": [20, 28]}))
+    assert str(error) == ("legion would have gaps: after a formation change its units stand "
+                          "together with no gaps.")
+
+
+def test_a_table_state_survives_its_json_form():
+    from tests.rules.ancient_foes.battle_script import CONTINUOUS
+
+    dice = SeededDice(seed="table-json")
+    state = ENGINE.start(scenario=CONTINUOUS, settings={"board": "continuous"},
+                         dice=dice).state
+    for _ in range(8):
+        state = ENGINE.step(state=state, orders=orders_for(state), dice=dice).state
+    check_json_form(ENGINE, state, orders_for(state))
+
+
+def test_the_same_armies_fight_on_the_continuous_table_golden():
+    from tests.rules.ancient_foes.battle_script import CONTINUOUS
+
+    state, events = play_out(ENGINE, CONTINUOUS, "ac-1", orders_for,
+                             settings={"board": "continuous"})
+    verdict = ENGINE.outcome(state)
+    assert verdict is not None and verdict.winner == "Carthage"
+    check_golden(GOLDEN.parent / "battle-continuous.json", verdict, events)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.text(min_size=1, max_size=8))
+def test_on_the_table_bases_never_overlap_and_stay_on_it(seed):
+    from tests.rules.ancient_foes.battle_script import CONTINUOUS
+
+    dice = SeededDice(seed=seed)
+    state = ENGINE.start(scenario=CONTINUOUS, settings={"board": "continuous",
+                                                        "max_rounds": 3}, dice=dice).state
+    for _ in range(200):
+        if ENGINE.outcome(state) is not None:
+            break
+        state = ENGINE.step(state=state, orders=orders_for(state), dice=dice).state
+        spots = [u.hex for b in state.bands for u in b.units]
+        assert all(state.table.contains(p) for p in spots)
+        assert not any(state.table.overlap(a, b) for i, a in enumerate(spots)
+                       for b in spots[i + 1:])

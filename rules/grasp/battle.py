@@ -111,6 +111,7 @@ class GraspUnit:
     attributes: Attributes
     marker: Pos | None = None
     fleeing: bool = False
+    teleported: int = 0  # the turn it last teleported (0: never)
 
     @property
     def is_command(self) -> bool:
@@ -131,6 +132,19 @@ class GraspSide:
     pips: int = 0
     reserved: int = 0
     lost: int = 0  # points of destroyed, captured and fled units
+    rolled: int = 0  # its pip total this turn, and the turn before
+    rolled_before: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Waiting:
+    """A unit not (yet) on the field: in reserve, or reallocated off-table."""
+
+    id: str
+    side: str
+    type: UnitType
+    facing: Facing
+    off_table: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,6 +160,7 @@ class GraspBattle:
     acted: tuple[str, ...] = ()  # units that fired (fire step) or fought (combat step)
     busy: bool = False  # a marker was placed, a unit fired or moved this turn
     gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
+    waiting: tuple[Waiting, ...] = ()
 
     def unit(self, unit_id: str, field: str = "unit") -> GraspUnit:
         for u in self.units:
@@ -178,32 +193,35 @@ class GraspBattle:
 
 @dataclass(frozen=True, kw_only=True)
 class GraspOrder:
-    """`marker` (unit, to), `fire` (unit, target, supports), `fight` (unit, target, supports,
-    command_pip) or `done`."""
+    """`marker` (unit, to), `enter` (unit, to: a reserve comes on), `off_table` (unit),
+    `fire` (unit, target, supports, elite_pip), `fight` (unit, target, supports, command_pip,
+    elite_pip, hold) or `done`."""
 
     side: str
-    kind: Literal["marker", "fire", "fight", "done"]
+    kind: Literal["marker", "enter", "off_table", "fire", "fight", "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
     supports: tuple[str, ...] = ()
     command_pip: bool = False
+    elite_pip: bool = False
     hold: bool = False
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
-                      "hold"), path)
+                      "elite_pip", "hold"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
-        kind=get_choice(obj, "kind", ("marker", "fire", "fight", "done"),  # type: ignore[arg-type]
-                        path),
+        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "fire", "fight",  # type: ignore[arg-type]
+                                      "done"), path),
         unit=get_str(obj, "unit", path, default=""),
         target=get_str(obj, "target", path, default=""),
         to=obj.get("to"),
         supports=get_str_list(obj, "supports", path, what="a unit id"),
         command_pip=get_bool(obj, "command_pip", path),
+        elite_pip=get_bool(obj, "elite_pip", path),
         hold=get_bool(obj, "hold", path),
     )
 
@@ -237,7 +255,8 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
           ) -> GraspUnit:
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
-                      "fleeing") if with_state else ("id", "at", "facing", "type"), at)
+                      "fleeing", "teleported") if with_state
+                else ("id", "at", "facing", "type"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -266,17 +285,35 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
                      fatigue=level, attributes=Attributes(**spec),
                      marker=None if obj.get("marker") is None else board.pos_from_json(
                          obj["marker"], child(at, "marker")),
-                     fleeing=get_bool(obj, "fleeing", at))
+                     fleeing=get_bool(obj, "fleeing", at),
+                     teleported=get_int(obj, "teleported", at, minimum=0, default=0))
+
+
+def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> Waiting:
+    obj = as_object(raw, at)
+    only_fields(obj, ("id", "at", "facing", "type", "off_table"), at)
+    kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
+    problems = validate_unit_type(kind)
+    if problems:
+        raise InputError(child(at, "type"), problems[0])
+    unit_id = get_str(obj, "id", at)
+    if not unit_id:
+        raise InputError(child(at, "id"), "must be a non-empty id.")
+    return Waiting(id=unit_id, side=side, type=kind,
+                   facing=board.facing_from_json(obj.get("facing"), child(at, "facing")),
+                   off_table=get_bool(obj, "off_table", at))
 
 
 def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
-           with_state: bool) -> tuple[list[GraspSide], list[GraspUnit]]:
+           with_state: bool) -> tuple[list[GraspSide], list[GraspUnit], list[Waiting]]:
     sides: list[GraspSide] = []
     units: list[GraspUnit] = []
+    waiting: list[Waiting] = []
     for i, raw in enumerate(raw_sides):
         where = child(path, i)
         obj = as_object(raw, where)
-        only_fields(obj, ("name", "edge", "units", "pips", "reserved", "lost") if with_state
+        only_fields(obj, ("name", "edge", "units", "waiting", "pips", "reserved", "lost",
+                          "rolled", "rolled_before") if with_state
                     else ("name", "edge", "units"), where)
         name = get_str(obj, "name", where)
         if not name or name in {s.name for s in sides}:
@@ -285,15 +322,24 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
             name=name, edge=get_choice(obj, "edge", EDGES, where),
             pips=get_int(obj, "pips", where, minimum=0, default=0),
             reserved=get_int(obj, "reserved", where, minimum=0, default=0),
-            lost=get_int(obj, "lost", where, minimum=0, default=0)))
+            lost=get_int(obj, "lost", where, minimum=0, default=0),
+            rolled=get_int(obj, "rolled", where, minimum=0, default=0),
+            rolled_before=get_int(obj, "rolled_before", where, minimum=0, default=0)))
         raw_units = get_list(obj, "units", where)
         if not raw_units and not with_state:
             raise InputError(child(where, "units"), "needs at least one unit.")
-        units.extend(_unit(u, child(child(where, "units"), j), name, board,
-                           with_state=with_state) for j, u in enumerate(raw_units))
-    if len(units) > MAX_UNITS:
+        for j, u in enumerate(raw_units):
+            at = child(child(where, "units"), j)
+            if not with_state and as_object(u, at).get("at") is None:
+                waiting.append(_waiting(u, at, name, board))  # in reserve
+            else:
+                units.append(_unit(u, at, name, board, with_state=with_state))
+        if with_state:
+            waiting.extend(_waiting(u, child(child(where, "waiting"), j), name, board)
+                           for j, u in enumerate(get_list(obj, "waiting", where, default=True)))
+    if len(units) + len(waiting) > MAX_UNITS:
         raise InputError(path, f"a battle has at most {MAX_UNITS} units.")
-    ids = [u.id for u in units]
+    ids = [u.id for u in units] + [w.id for w in waiting]
     if len(set(ids)) != len(ids):
         raise InputError(path, "every unit has its own id.")
     for a in units:
@@ -301,7 +347,7 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
             if a.id < b.id and board.overlap(a.pos, b.pos):
                 raise InputError(path, f"{a.id} and {b.id} stand on one another: every unit "
                                  "has its own place.")
-    return sides, units
+    return sides, units, waiting
 
 
 def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
@@ -325,16 +371,18 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
     raw_sides = get_list(scenario, "sides", "scenario")
     if len(raw_sides) < 2:
         raise InputError("scenario.sides", "needs at least two sides.")
-    sides, units = _sides(raw_sides, "scenario.sides", board, with_state=False)
+    sides, units, waiting = _sides(raw_sides, "scenario.sides", board, with_state=False)
     for u in units:
         if board.going(u.pos) is TerrainClass.IMPASSABLE:
             raise InputError("scenario.sides", f"{u.id} starts in impassable terrain at "
                              f"{board.label(u.pos)}: a unit never starts there.")
     state = GraspBattle(settings=conf, field=board, sides=tuple(sides),
-                        units=tuple(units), turn=0, phasing=(), acting=0, step="command")
+                        units=tuple(units), turn=0, phasing=(), acting=0, step="command",
+                        waiting=tuple(waiting))
     size = (f"a {board.grid.cols} × {board.grid.rows} map ({conf.mu_per_hex} MU a hex)"
             if isinstance(board, HexField) else f"a {board.width} × {board.height} MU board")
-    events = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on {size}.",
+    events = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on {size}"
+                          + (f", {len(waiting)} in reserve" if waiting else "") + ".",
                           data={"units": {u.id: board.pos_json(u.pos) for u in units}})]
     state, begun = _begin_turn(state, dice)
     return StepResult(state=state, events=tuple(events + begun))
@@ -376,7 +424,7 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
             total += roll_pool(dice, level=spec.level, tech_count=spec.tech_count,
                                purpose=f"pips: {cmd.id}").kept
         totals[side.name] = total
-        sides.append(replace(side, pips=total))
+        sides.append(replace(side, pips=total, rolled=total, rolled_before=side.rolled))
         events.append(BattleEvent(kind="pips", text=f"{side.name} rolls {total} "
                                   f"pip{'' if total == 1 else 's'}.",
                                   data={"side": side.name, "pips": total},
@@ -445,6 +493,28 @@ def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
     return replace(unit, pos=end, facing=state.field.facing_toward(unit.pos, end)), path
 
 
+TELEPORT_CLEAR_MU = 3
+
+
+def _teleport(state: GraspBattle, unit: GraspUnit) -> tuple[GraspBattle, BattleEvent] | None:
+    """A teleporting unit jumps to its marker when the place is free, not within 3 MU of an
+    enemy, and it did not teleport last turn (it moves every other turn at most)."""
+    if not unit.type.has(Special.TELEPORT) or unit.marker is None \
+            or (unit.teleported and unit.teleported >= state.turn - 1):
+        return None
+    to = unit.marker
+    board = state.field
+    if board.going(to) is TerrainClass.IMPASSABLE \
+            or any(board.overlap(to, p) for p in state.others(unit)) \
+            or any(board.within(to, e, TELEPORT_CLEAR_MU) for e in state.enemies(unit)):
+        return None
+    moved = replace(unit, pos=to, marker=None, teleported=state.turn)
+    state = replace(_put(state, moved), busy=True)
+    return state, BattleEvent(kind="teleport", text=f"{unit.id} teleports from "
+                              f"{state.label(unit.pos)} to {state.label(to)}.",
+                              data={"unit": unit.id, "at": board.pos_json(to)})
+
+
 def _route(state: GraspBattle, start: Pos, path: Sequence[Pos]) -> str:
     return " → ".join(state.label(p) for p in (start, *path))
 
@@ -456,6 +526,11 @@ def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[
         assert unit.marker is not None
         if any(state.field.in_contact(e, unit.pos) for e in state.enemies(unit)):
             continue  # in close combat: it holds
+        jumped = _teleport(state, unit)
+        if jumped is not None:
+            state, event = jumped
+            events.append(event)
+            continue
         before = len(dice.rolls)
         budget = _move_roll(state, unit, dice, "move")
         moved, path = _walk(state, unit, unit.marker, budget,
@@ -547,12 +622,16 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
     if order.kind == "done":
         return _done(state, order, dice)
-    expected = {"command": "marker", "fire": "fire", "combat": "fight"}[state.step]
-    if order.kind != expected:
-        raise BattleError(f"In the {state.step} step a side gives {expected} orders or is "
-                          "done.", rule="turn", field="kind")
+    expected = {"command": ("marker", "enter", "off_table"), "fire": ("fire",),
+                "combat": ("fight",)}[state.step]
+    if order.kind not in expected:
+        kinds = ", ".join(expected[:-1]) + (" or " if len(expected) > 1 else "") + expected[-1]
+        raise BattleError(f"In the {state.step} step a side gives {kinds} orders or is done.",
+                          rule="turn", field="kind")
     if order.kind == "marker":
         return _marker(state, order)
+    if order.kind in ("enter", "off_table"):
+        return _reserve(state, order)
     if order.kind == "fire":
         return _fire(state, order, dice)
     return _fight(state, order, dice)
@@ -591,9 +670,75 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
 
 
 def _command_cost(state: GraspBattle, unit: GraspUnit) -> int:
+    """1 pip within a command span, 2 beyond; a green unit's orders cost twice that."""
     spans = [c for c in state.units if c.side == unit.side and c.is_command
              and state.field.within(c.pos, unit.pos, c.type.command_range)]
-    return 1 if spans else 2
+    return (1 if spans else 2) * (2 if unit.type.has(Special.GREEN) else 1)
+
+
+RESERVE_PIPS = 6
+
+
+def _max_pips(state: GraspBattle, side: str) -> int:
+    return sum(u.type.pips.level.value for u in state.units
+               if u.side == side and u.type.pips is not None)
+
+
+def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A reserve comes on at its side's base edge (a pip score of 6 or more this turn; a side
+    whose pip dice cannot reach 6 needs its maximum last turn and 3 or more now), or is
+    reallocated off-table; either costs 1 pip (2 for green troops)."""
+    side = state.side(order.side)
+    unit = next((w for w in state.waiting if w.id == order.unit and w.side == side.name
+                 and not w.off_table), None)
+    if unit is None:
+        raise BattleError(f"{side.name} has no unit {order.unit!r} in reserve.",
+                          rule="reserves", field="unit")
+    cost = 2 if unit.type.has(Special.GREEN) else 1
+    if side.pips < cost:
+        raise BattleError(f"{side.name} has {side.pips} pips left; this costs {cost}.",
+                          rule="pips", field="unit")
+    rest = tuple(w for w in state.waiting if w.id != unit.id)
+    spend = tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
+                  for s in state.sides)
+    if order.kind == "off_table":
+        state = replace(state, sides=spend, busy=True,
+                        waiting=(*rest, replace(unit, off_table=True)))
+        return state, [BattleEvent(kind="off_table", text=f"{side.name} reallocates "
+                                   f"{unit.id} off-table ({cost} pip{'s' if cost > 1 else ''}).")]
+    top = _max_pips(state, side.name)
+    allowed = side.rolled >= RESERVE_PIPS or (
+        0 < top < RESERVE_PIPS and side.rolled_before == top and side.rolled >= 3)
+    if not allowed:
+        raise BattleError(f"{side.name} rolled {side.rolled} pips: reserves come on with a "
+                          f"pip score of {RESERVE_PIPS} or more (with pip dice that cannot "
+                          "reach it, their maximum last turn and 3 or more now).",
+                          rule="reserves", field="unit")
+    if order.to is None:
+        raise BattleError("A reserve comes on at a place on its side's base edge.",
+                          rule="reserves", field="to")
+    try:
+        to = order.to if isinstance(order.to, Hex | Point) else state.field.pos_from_json(
+            order.to, "to")
+    except InputError as exc:
+        raise BattleError(exc.message, rule="reserves", field="to") from exc
+    board = state.field
+    if not board.contains(to) or not board.at_edge(to, side.edge) \
+            or board.going(to) is TerrainClass.IMPASSABLE \
+            or any(board.overlap(to, u.pos) for u in state.units):
+        raise BattleError(f"{unit.id} comes on at a free place of {side.name}'s {side.edge} "
+                          f"edge, not {board.label(to)}.", rule="reserves", field="to")
+    entered = GraspUnit(id=unit.id, side=unit.side, type=unit.type, pos=to,
+                        facing=unit.facing, fatigue=unit.type.fatigue,
+                        attributes=Attributes(cc=unit.type.cc, fs=unit.type.fs,
+                                              mv=unit.type.move
+                                              if isinstance(unit.type.move, DieSpec) else None))
+    state = replace(state, sides=spend, busy=True, waiting=rest,
+                    units=(*state.units, entered))
+    return state, [BattleEvent(kind="enter", text=f"{unit.id} comes on at {board.label(to)} "
+                               f"({side.name} rolled {side.rolled} pips; {cost} pip"
+                               f"{'s' if cost > 1 else ''}).",
+                               data={"unit": unit.id, "at": board.pos_json(to)})]
 
 
 def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -657,10 +802,25 @@ def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
         name=unit.id, die=die, fatigue=unit.fatigue, order=_order_of(state, unit),
         size=Size.BIG if t.has(Special.BIG) else Size.SMALL if t.has(Special.SMALL)
         else Size.NORMAL,
-        draw_is_loss=t.has(Special.SUPPLY) or t.has(Special.ENGINEER),
+        draw_is_loss=t.has(Special.SUPPLY) or t.has(Special.ENGINEER) or t.has(Special.GREEN),
         moves=t.move is not None, assault=t.has(Special.ASSAULT),
         engineer=t.has(Special.ENGINEER), attributes=unit.attributes,
     )
+
+
+def _elite_pip(state: GraspBattle, order: GraspOrder, unit: GraspUnit) -> GraspBattle:
+    """An elite unit adds 1 to its roll with a reserved pip (given before the roll)."""
+    if not order.elite_pip:
+        return state
+    if not unit.type.has(Special.ELITE):
+        raise BattleError(f"{unit.id} is not elite; only elite units add a reserved pip to "
+                          "their own roll.", rule="pips", field="elite_pip")
+    side = state.side(order.side)
+    if side.reserved < 1:
+        raise BattleError(f"{side.name} has no reserved pip left.", rule="pips",
+                          field="elite_pip")
+    return replace(state, sides=tuple(replace(s, reserved=s.reserved - 1)
+                                      if s.name == side.name else s for s in state.sides))
 
 
 def _supports(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUnit,
@@ -725,8 +885,10 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
     if die is None:
         raise BattleError(f"{unit.id} fires from its second arc one die less, and has none "
                           "below d4.", rule="fire", field="target")
+    state = _elite_pip(state, order, unit)
     firer = Side(unit=_fighter(state, unit, die), supports=tuple(
-        _fighter(state, h, h.attributes.fs or die) for h in helpers))
+        _fighter(state, h, h.attributes.fs or die) for h in helpers),
+        elite_pip=order.elite_pip)
     state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)), busy=True)
     events: list[BattleEvent] = []
     for victim_id in _affected(state, unit, target):
@@ -806,6 +968,7 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
                               field="command_pip")
         state = replace(state, sides=tuple(replace(s, reserved=s.reserved - 1)
                                            if s.name == side.name else s for s in state.sides))
+    state = _elite_pip(state, order, unit)
     cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
     before = len(dice.rolls)
     try:
@@ -813,7 +976,7 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
             attacker=Side(unit=_fighter(state, unit, unit.attributes.cc),
                           supports=tuple(_fighter(state, h, h.attributes.cc or cc)
                                          for h in helpers),
-                          command_pip=order.command_pip),
+                          command_pip=order.command_pip, elite_pip=order.elite_pip),
             defender=Side(unit=_fighter(state, target, cc)),
             defender_terrain=state.field.going(target.pos)), dice=dice)
     except GraspError as exc:
@@ -983,7 +1146,10 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                      "max_turns": state.settings.max_turns},
         "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
-                   "lost": s.lost,
+                   "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,
+                   "waiting": [{"id": w.id, "facing": board.facing_json(w.facing),
+                                "type": _type_json(w.type), "off_table": w.off_table}
+                               for w in state.waiting if w.side == s.name],
                    "units": [{"id": u.id, "at": board.pos_json(u.pos),
                               "facing": board.facing_json(u.facing),
                               "type": _type_json(u.type),
@@ -992,7 +1158,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                                   ("cc", u.attributes.cc), ("fs", u.attributes.fs),
                                   ("mv", u.attributes.mv)) if v is not None},
                               "marker": board.pos_json(u.marker) if u.marker else None,
-                              "fleeing": u.fleeing}
+                              "fleeing": u.fleeing, "teleported": u.teleported}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,
@@ -1010,8 +1176,8 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                          defaults=False)
     board = field_from_json(data.get("map"), "state.map", board=settings.board,
                             mu_per_hex=settings.mu_per_hex)
-    sides, units = _sides(get_list(data, "sides", "state"), "state.sides", board,
-                          with_state=True)
+    sides, units, waiting = _sides(get_list(data, "sides", "state"), "state.sides", board,
+                                   with_state=True)
     names = [s.name for s in sides]
     phasing = get_str_list(data, "phasing", "state", what="a side")
     if sorted(phasing) != sorted(names):
@@ -1026,7 +1192,7 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         step=get_choice(data, "step", ("command", "fire", "combat", "over"),  # type: ignore[arg-type]
                         "state"),
         acted=get_str_list(data, "acted", "state", what="a unit id"),
-        busy=get_bool(data, "busy", "state"), gone=gone)
+        busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting))
 
 
 ENGINE: Engine[GraspBattle, GraspOrder] = Engine(

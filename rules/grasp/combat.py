@@ -133,6 +133,7 @@ class Side:
     unit: Fighter
     supports: tuple[Fighter, ...] = ()
     command_pip: bool = False
+    elite_pip: bool = False  # an elite unit's reserved pip: +1 to its roll
 
     def __post_init__(self) -> None:
         if len(self.supports) > MAX_SUPPORTS:
@@ -443,6 +444,8 @@ def resolve_close_combat(combat: CloseCombat, *, dice: Dice) -> CombatResult:
             unit_mods.append(mods)
         if side.command_pip:
             side_mods.append(Modifier(why="command unit's reserved pip", value=COMMAND_PIP_BONUS))
+        if side.elite_pip:
+            side_mods.append(Modifier(why="elite's reserved pip", value=COMMAND_PIP_BONUS))
         return _score(dice, side.units, dies=[u.die for u in side.units],
                       extra_tech=[_size_tech(u.size) for u in side.units],
                       unit_mods=unit_mods, side_mods=side_mods, purpose=f"{label} CC")
@@ -627,6 +630,8 @@ def resolve_fire(fire: Fire, *, dice: Dice) -> CombatResult:
     side_mods = [level_mod] if level_mod else []
     if fire.firer.command_pip:
         side_mods.append(Modifier(why="command unit's reserved pip", value=COMMAND_PIP_BONUS))
+    if fire.firer.elite_pip:
+        side_mods.append(Modifier(why="elite's reserved pip", value=COMMAND_PIP_BONUS))
     size_tech = _size_tech(target.size)
     first = _score(dice, fire.firer.units, dies=firer_dies,
                    extra_tech=[size_tech] * len(firer_dies), unit_mods=unit_mods,

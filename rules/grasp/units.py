@@ -51,6 +51,9 @@ class Special(enum.StrEnum):
     AREA_FIRE = "area_fire"  # (SF) affects every unit within 1 MU of the target
     CONTINUOUS_FIRE = "continuous_fire"  # (CF) affects every unit on the line of fire
     IMPETUOUS = "impetuous"  # a free 1 MU move to contact a recoiling or fleeing enemy
+    TELEPORT = "teleport"  # jumps to its marker, not within 3 MU of an enemy, every other turn
+    ELITE = "elite"  # may add 1 to a roll with a reserved pip, before it is rolled
+    GREEN = "green"  # a draw is a loss; its orders cost twice the pips
 
 
 # The specials whose Fatigue is bought at double price ("X2 Fat").

@@ -145,7 +145,8 @@ def test_only_the_phasing_side_acts_and_only_with_the_steps_orders():
     assert (error.field, error.rule, str(error)) == (
         "orders[0]", "turn", "East does not act now: West phases in the command step.")
     error = refused(state, cmd("West", "fire", unit="w-foot", target="e-foot"))
-    assert str(error) == "In the command step a side gives marker orders or is done."
+    assert str(error) == ("In the command step a side gives marker, enter or off_table orders "
+                          "or is done.")
 
 
 # --- command markers and moves --------------------------------------------------------------
@@ -329,6 +330,98 @@ def test_a_supply_unit_next_to_a_tired_friend_resupplies_it_at_the_turns_start()
                         *[cmd(s, "done") for s in ("West", "East")] * 3)
     assert "w-wagon resupplies w-foot to d6; it is down to d8." in [e.text for e in events]
     assert state.unit("w-foot").fatigue is DieLevel.D6
+
+
+# --- reserves, off-table, teleport, elite, green ------------------------------------------
+
+
+def test_a_reserve_comes_on_at_the_base_edge_on_a_pip_score_of_six():
+    west = [*WEST, {"id": "w-late", "at": None, "facing": "SE", "type": FOOT}]
+    state = begin(west, EAST, [5, 1])
+    assert [w.id for w in state.waiting] == ["w-late"]
+    error = refused(state, cmd("West", "enter", unit="w-late", to="A2"))
+    assert (error.rule, str(error)) == (
+        "reserves", "West rolled 5 pips: reserves come on with a pip score of 6 or more "
+        "(with pip dice that cannot reach it, their maximum last turn and 3 or more now).")
+    big = replace(state, sides=tuple(replace(s, rolled=6, pips=6) if s.name == "West" else s
+                                     for s in state.sides))
+    error = refused(big, cmd("West", "enter", unit="w-late", to="C2"))
+    assert str(error) == "w-late comes on at a free place of West's W edge, not C2."
+    state, events = act(big, [], cmd("West", "enter", unit="w-late", to="A2"))
+    assert (where(state, "w-late"), state.waiting, state.side("West").pips) == ("A2", (), 5)
+    assert events[0].text == "w-late comes on at A2 (West rolled 6 pips; 1 pip)."
+
+
+def test_with_only_a_d4_for_pips_reserves_need_a_4_then_3_or_more():
+    d4 = {**GENERAL, "pips": "d4"}
+    west = [unit("w-general", "B4", d4), {"id": "w-late", "at": None, "facing": "SE",
+                                          "type": FOOT}]
+    state = begin(west, EAST, [3, 1])
+    lucky = replace(state, sides=tuple(replace(s, rolled_before=4) if s.name == "West" else s
+                                       for s in state.sides))
+    state, _ = act(lucky, [], cmd("West", "enter", unit="w-late", to="A3"))
+    assert where(state, "w-late") == "A3"
+
+
+def test_a_reserve_may_be_reallocated_off_table_for_a_pip():
+    west = [*WEST, {"id": "w-late", "at": None, "facing": "SE", "type": FOOT}]
+    state, events = act(begin(west, EAST, [2, 1]), [],
+                        cmd("West", "off_table", unit="w-late"))
+    assert state.waiting[0].off_table and state.side("West").pips == 1
+    error = refused(state, cmd("West", "enter", unit="w-late", to="A2"))
+    assert str(error) == "West has no unit 'w-late' in reserve."
+
+
+def test_a_teleporter_jumps_to_its_marker_every_other_turn_away_from_enemies():
+    jumper = {**FOOT, "specials": ["teleport"]}
+    state = begin([unit("w-general", "B4", GENERAL), unit("w-jump", "C4", jumper)],
+                  EAST, [5, 1])
+    state, events = act(state, [], cmd("West", "marker", unit="w-jump", to="F4"),
+                        cmd("West", "done"), cmd("East", "done"))
+    assert (where(state, "w-jump"), state.unit("w-jump").teleported) == ("F4", 1)
+    assert "w-jump teleports from C4 to F4." in [e.text for e in events]
+    # Turn 2: it teleported last turn, so it walks toward its new marker.
+    state, _ = act(state, [5, 1], *[cmd(s, "done") for s in ("West", "East")] * 2)
+    state, _ = act(state, [], cmd("West", "marker", unit="w-jump", to="C4"),
+                   cmd("West", "done"), cmd("East", "done"))
+    assert (where(state, "w-jump"), state.unit("w-jump").teleported) == ("C4", 1)
+    near = begin([unit("w-general", "B4", GENERAL), unit("w-jump", "C4", jumper)],
+                 EAST, [5, 1])
+    near, _ = act(near, [], cmd("West", "marker", unit="w-jump", to="H4"),
+                  cmd("West", "done"), cmd("East", "done"))
+    # H4 is within 3 MU of e-foot at J4: it walks its 3 MU instead.
+    assert (where(near, "w-jump"), near.unit("w-jump").teleported) == ("F3", 0)
+
+
+def test_an_elite_adds_a_reserved_pip_to_its_roll_and_others_may_not():
+    elite = {**ARCHERS, "specials": ["elite"]}
+    west = [unit("w-general", "B4", GENERAL), unit("w-bows", "C4", elite),
+            unit("w-plain", "C3", ARCHERS)]
+    state = begin(west, [unit("e-general", "K1", GENERAL, "NW"),
+                         unit("e-foot", "G4", FOOT, "NW")], [5, 1])
+    state, _ = act(state, [], cmd("West", "done"), cmd("East", "done"))
+    state, events = act(state, [3, 3], cmd("West", "fire", unit="w-bows", target="e-foot",
+                                           elite_pip=True))
+    assert "+1 (elite's reserved pip) → total 4" in events[0].text
+    assert state.side("West").reserved == 4
+    error = refused(state, cmd("West", "fire", unit="w-plain", target="e-foot",
+                               elite_pip=True))
+    assert str(error) == ("w-plain is not elite; only elite units add a reserved pip to their "
+                          "own roll.")
+
+
+def test_green_troops_cost_twice_the_pips_and_lose_a_draw():
+    green = {**FOOT, "specials": ["green"]}
+    state = begin([unit("w-general", "B4", GENERAL), unit("w-green", "C4", green)],
+                  EAST, [5, 1])
+    state, events = act(state, [], cmd("West", "marker", unit="w-green", to="F4"))
+    assert events[0].text == "West places w-green's marker at F4 (2 pips)."
+    fight = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)],
+                  [unit("e-general", "K1", GENERAL, "NW"), unit("e-green", "F4", green, "NW")],
+                  [5, 1])
+    fight, events = act(to_combat(fight), [3, 3],
+                        cmd("West", "fight", unit="w-foot", target="e-green"))
+    assert fight.unit("e-green").fatigue is DieLevel.D4  # the draw is its loss
 
 
 # --- the end --------------------------------------------------------------------------------

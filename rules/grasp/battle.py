@@ -88,7 +88,7 @@ DEFAULT_MAX_TURNS = 12
 MAX_MAP_SIDE = 60
 MAX_UNITS = 100
 FLEE_SHELTER_MU = 10
-Step = Literal["command", "fire", "combat", "over"]
+Step = Literal["command", "ambush", "fire", "combat", "over"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,6 +112,7 @@ class GraspUnit:
     marker: Pos | None = None
     fleeing: bool = False
     teleported: int = 0  # the turn it last teleported (0: never)
+    hidden: bool = False  # an ambusher not yet sprung
 
     @property
     def is_command(self) -> bool:
@@ -145,6 +146,7 @@ class Waiting:
     type: UnitType
     facing: Facing
     off_table: bool = False
+    respawn: bool = False  # a destroyed horde back at its base line for 2 pips
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -157,7 +159,9 @@ class GraspBattle:
     phasing: tuple[str, ...]
     acting: int
     step: Step
-    acted: tuple[str, ...] = ()  # units that fired (fire step) or fought (combat step)
+    acted: tuple[str, ...] = ()  # units that fired (ambush, fire steps) or fought (combat)
+    ambushers: tuple[str, ...] = ()  # sprung this turn: a free activation each
+    ambush_sides: tuple[str, ...] = ()
     busy: bool = False  # a marker was placed, a unit fired or moved this turn
     gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
     waiting: tuple[Waiting, ...] = ()
@@ -181,7 +185,8 @@ class GraspBattle:
         return [u.pos for u in self.units if u.id != unit.id]
 
     def enemies(self, unit: GraspUnit) -> list[Pos]:
-        return [u.pos for u in self.units if u.side != unit.side]
+        """Where the enemies it knows of stand (a hidden ambusher is not one of them)."""
+        return [u.pos for u in self.units if u.side != unit.side and not u.hidden]
 
     def label(self, p: Pos) -> str:
         return str(self.field.label(p))
@@ -198,7 +203,7 @@ class GraspOrder:
     elite_pip, hold) or `done`."""
 
     side: str
-    kind: Literal["marker", "enter", "off_table", "fire", "fight", "done"]
+    kind: Literal["marker", "enter", "off_table", "ambush_move", "fire", "fight", "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -214,8 +219,8 @@ def order_from_json(data: object, path: str) -> GraspOrder:
                       "elite_pip", "hold"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
-        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "fire", "fight",  # type: ignore[arg-type]
-                                      "done"), path),
+        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "ambush_move",  # type: ignore[arg-type]
+                                      "fire", "fight", "done"), path),
         unit=get_str(obj, "unit", path, default=""),
         target=get_str(obj, "target", path, default=""),
         to=obj.get("to"),
@@ -255,7 +260,7 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
           ) -> GraspUnit:
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
-                      "fleeing", "teleported") if with_state
+                      "fleeing", "teleported", "hidden") if with_state
                 else ("id", "at", "facing", "type"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
@@ -268,7 +273,7 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
     facing = board.facing_from_json(obj.get("facing"), child(at, "facing"))
     if not with_state:
         return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
-                         fatigue=kind.fatigue,
+                         fatigue=kind.fatigue, hidden=kind.has(Special.AMBUSH),
                          attributes=Attributes(cc=kind.cc, fs=kind.fs,
                                                mv=kind.move if isinstance(kind.move, DieSpec)
                                                else None))
@@ -286,12 +291,13 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
                      marker=None if obj.get("marker") is None else board.pos_from_json(
                          obj["marker"], child(at, "marker")),
                      fleeing=get_bool(obj, "fleeing", at),
-                     teleported=get_int(obj, "teleported", at, minimum=0, default=0))
+                     teleported=get_int(obj, "teleported", at, minimum=0, default=0),
+                     hidden=get_bool(obj, "hidden", at))
 
 
 def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> Waiting:
     obj = as_object(raw, at)
-    only_fields(obj, ("id", "at", "facing", "type", "off_table"), at)
+    only_fields(obj, ("id", "at", "facing", "type", "off_table", "respawn"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -301,7 +307,8 @@ def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> W
         raise InputError(child(at, "id"), "must be a non-empty id.")
     return Waiting(id=unit_id, side=side, type=kind,
                    facing=board.facing_from_json(obj.get("facing"), child(at, "facing")),
-                   off_table=get_bool(obj, "off_table", at))
+                   off_table=get_bool(obj, "off_table", at),
+                   respawn=get_bool(obj, "respawn", at))
 
 
 def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
@@ -376,6 +383,10 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
         if board.going(u.pos) is TerrainClass.IMPASSABLE:
             raise InputError("scenario.sides", f"{u.id} starts in impassable terrain at "
                              f"{board.label(u.pos)}: a unit never starts there.")
+        if u.hidden and board.going(u.pos) not in AMBUSH_GOING:
+            raise InputError("scenario.sides", f"{u.id} lies in ambush in "
+                             f"{board.going(u.pos).label} going at {board.label(u.pos)}: an "
+                             "ambush is map-marked in light or difficult terrain.")
     state = GraspBattle(settings=conf, field=board, sides=tuple(sides),
                         units=tuple(units), turn=0, phasing=(), acting=0, step="command",
                         waiting=tuple(waiting))
@@ -589,11 +600,17 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
 
 
 def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
+    """The unit leaves the field and its side loses its points; a destroyed horde goes back
+    to its base line, where it may re-spawn (its points are lost each time)."""
     cost = unit_cost(unit.type).total
-    return replace(state, units=tuple(u for u in state.units if u.id != unit.id),
-                   gone=(*state.gone, (unit.id, why)),
-                   sides=tuple(replace(s, lost=s.lost + cost) if s.name == unit.side else s
-                               for s in state.sides))
+    sides = tuple(replace(s, lost=s.lost + cost) if s.name == unit.side else s
+                  for s in state.sides)
+    units = tuple(u for u in state.units if u.id != unit.id)
+    if unit.type.has(Special.HORDE) and why == "was destroyed":
+        back = Waiting(id=unit.id, side=unit.side, type=unit.type, facing=unit.facing,
+                       respawn=True)
+        return replace(state, units=units, sides=sides, waiting=(*state.waiting, back))
+    return replace(state, units=units, gone=(*state.gone, (unit.id, why)), sides=sides)
 
 
 # ---------------------------------------------------------------------------
@@ -601,7 +618,11 @@ def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
 
 
 def acting_sides(state: GraspBattle) -> tuple[str, ...]:
-    return () if state.step == "over" else (state.phasing[state.acting],)
+    if state.step == "over":
+        return ()
+    if state.step == "ambush":
+        return (state.ambush_sides[state.acting],)
+    return (state.phasing[state.acting],)
 
 
 def step(*, state: GraspBattle, orders: Sequence[GraspOrder], dice: Dice
@@ -622,7 +643,8 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
     if order.kind == "done":
         return _done(state, order, dice)
-    expected = {"command": ("marker", "enter", "off_table"), "fire": ("fire",),
+    expected = {"command": ("marker", "enter", "off_table"),
+                "ambush": ("fire", "ambush_move"), "fire": ("fire",),
                 "combat": ("fight",)}[state.step]
     if order.kind not in expected:
         kinds = ", ".join(expected[:-1]) + (" or " if len(expected) > 1 else "") + expected[-1]
@@ -632,6 +654,8 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _marker(state, order)
     if order.kind in ("enter", "off_table"):
         return _reserve(state, order)
+    if order.kind == "ambush_move":
+        return _ambush_move(state, order, dice)
     if order.kind == "fire":
         return _fire(state, order, dice)
     return _fight(state, order, dice)
@@ -658,11 +682,18 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
     else:
         events.append(BattleEvent(kind="done", text=f"{order.side} is done with the "
                                   f"{state.step} step."))
+    if state.step == "ambush":
+        if state.acting + 1 < len(state.ambush_sides):
+            return replace(state, acting=state.acting + 1), events
+        return replace(state, step="fire", acting=0, ambush_sides=()), events
     if state.acting + 1 < len(state.phasing):
         return replace(state, acting=state.acting + 1), events
     if state.step == "command":
         state, moved = _move_to_markers(state, dice)
-        return replace(state, step="fire", acting=0, acted=()), events + moved
+        state, sprung = _spring_ambushes(replace(state, acted=(), ambushers=()))
+        if state.ambushers:
+            return replace(state, step="ambush", acting=0), events + moved + sprung
+        return replace(state, step="fire", acting=0), events + moved
     if state.step == "fire":
         return replace(state, step="combat", acting=0, acted=()), events
     state, ended = _end_turn(state, dice)
@@ -694,20 +725,23 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
     if unit is None:
         raise BattleError(f"{side.name} has no unit {order.unit!r} in reserve.",
                           rule="reserves", field="unit")
-    cost = 2 if unit.type.has(Special.GREEN) else 1
+    cost = (2 if unit.type.has(Special.GREEN) else 1) * (2 if unit.respawn else 1)
     if side.pips < cost:
         raise BattleError(f"{side.name} has {side.pips} pips left; this costs {cost}.",
                           rule="pips", field="unit")
     rest = tuple(w for w in state.waiting if w.id != unit.id)
     spend = tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
                   for s in state.sides)
+    if order.kind == "off_table" and unit.respawn:
+        raise BattleError(f"{unit.id} is a horde waiting to re-spawn, not a reserve.",
+                          rule="reserves", field="unit")
     if order.kind == "off_table":
         state = replace(state, sides=spend, busy=True,
                         waiting=(*rest, replace(unit, off_table=True)))
         return state, [BattleEvent(kind="off_table", text=f"{side.name} reallocates "
                                    f"{unit.id} off-table ({cost} pip{'s' if cost > 1 else ''}).")]
     top = _max_pips(state, side.name)
-    allowed = side.rolled >= RESERVE_PIPS or (
+    allowed = unit.respawn or side.rolled >= RESERVE_PIPS or (
         0 < top < RESERVE_PIPS and side.rolled_before == top and side.rolled >= 3)
     if not allowed:
         raise BattleError(f"{side.name} rolled {side.rolled} pips: reserves come on with a "
@@ -735,9 +769,10 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
                                               if isinstance(unit.type.move, DieSpec) else None))
     state = replace(state, sides=spend, busy=True, waiting=rest,
                     units=(*state.units, entered))
-    return state, [BattleEvent(kind="enter", text=f"{unit.id} comes on at {board.label(to)} "
-                               f"({side.name} rolled {side.rolled} pips; {cost} pip"
-                               f"{'s' if cost > 1 else ''}).",
+    how = (f"re-spawns at {board.label(to)} ({cost} pips)" if unit.respawn
+           else f"comes on at {board.label(to)} ({side.name} rolled {side.rolled} pips; "
+           f"{cost} pip{'s' if cost > 1 else ''})")
+    return state, [BattleEvent(kind="enter", text=f"{unit.id} {how}.",
                                data={"unit": unit.id, "at": board.pos_json(to)})]
 
 
@@ -805,6 +840,7 @@ def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
         draw_is_loss=t.has(Special.SUPPLY) or t.has(Special.ENGINEER) or t.has(Special.GREEN),
         moves=t.move is not None, assault=t.has(Special.ASSAULT),
         engineer=t.has(Special.ENGINEER), attributes=unit.attributes,
+        horde=t.has(Special.HORDE),
     )
 
 
@@ -864,10 +900,81 @@ def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[
     return True, ""
 
 
+def _target(state: GraspBattle, order: GraspOrder) -> GraspUnit:
+    """The order's target; an enemy ambusher not yet sprung is, to the orders, not there."""
+    target = state.unit(order.target, "target")
+    if target.hidden and target.side != order.side:
+        raise BattleError(f"There is no unit {order.target!r} on the field.", rule="units",
+                          field="target")
+    return target
+
+
+AMBUSH_GOING = (TerrainClass.LIGHT, TerrainClass.DIFFICULT)
+
+
+def _reach_mu(unit: GraspUnit) -> int:
+    """How far an ambusher watches: its fire range, else its move (a die: its maximum)."""
+    for measure in (unit.type.fire_range if unit.attributes.fs else None, unit.type.move):
+        if measure is not None:
+            return measure.level.value if isinstance(measure, DieSpec) else measure
+    return 0
+
+
+def _spring_ambushes(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Step 5: a hidden ambusher with a (known) enemy within its fire range, or its move if
+    it cannot fire, is revealed and has one free activation."""
+    events: list[BattleEvent] = []
+    sprung: list[GraspUnit] = []
+    for u in state.units:
+        if not u.hidden:
+            continue
+        reach = _reach_mu(u)
+        if any(state.field.within(u.pos, e, reach) for e in state.enemies(u)):
+            sprung.append(u)
+    for u in sprung:
+        state = _put(state, replace(state.unit(u.id), hidden=False))
+        events.append(BattleEvent(kind="ambush", text=f"Ambush! {u.id} is revealed at "
+                                  f"{state.label(u.pos)} and acts at once.",
+                                  data={"unit": u.id, "at": state.field.pos_json(u.pos)}))
+    sides = tuple(s for s in state.phasing if any(u.side == s for u in sprung))
+    return replace(state, ambushers=tuple(u.id for u in sprung), ambush_sides=sides), events
+
+
+def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
+                 ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Step 6: an ambusher moves toward a place, paying a reserved pip."""
+    unit = _own(state, order, order.unit, "unit")
+    if unit.id not in state.ambushers or unit.id in state.acted:
+        raise BattleError(f"{unit.id} has no ambush activation left.", rule="ambush",
+                          field="unit")
+    side = state.side(order.side)
+    if side.reserved < 1:
+        raise BattleError(f"{side.name} has no reserved pip to move {unit.id}.", rule="pips",
+                          field="unit")
+    try:
+        goal = order.to if isinstance(order.to, Hex | Point) else state.field.pos_from_json(
+            order.to, "to")
+    except InputError as exc:
+        raise BattleError(exc.message, rule="ambush", field="to") from exc
+    before = len(dice.rolls)
+    budget = _move_roll(state, unit, dice, "ambush move")
+    moved, path = _walk(state, unit, goal, budget)
+    state = replace(_put(state, moved), acted=(*state.acted, unit.id), busy=True,
+                    sides=tuple(replace(s, reserved=s.reserved - 1) if s.name == side.name
+                                else s for s in state.sides))
+    return state, [BattleEvent(kind="ambush_move", text=f"{unit.id} moves {budget} MU from "
+                               "ambush (1 reserved pip): "
+                               + (_route(state, unit.pos, path) if path else "it stays put")
+                               + ".", rolls=tuple(dice.rolls[before:]))]
+
+
 def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
           ) -> tuple[GraspBattle, list[BattleEvent]]:
     unit = _own(state, order, order.unit, "unit")
-    target = state.unit(order.target, "target")
+    target = _target(state, order)
+    if state.step == "ambush" and unit.id not in state.ambushers:
+        raise BattleError(f"{unit.id} did not spring an ambush: only ambushers act now.",
+                          rule="ambush", field="unit")
     if target.side == unit.side:
         raise BattleError(f"{target.id} is a unit of {unit.side}'s own side.", rule="fire",
                           field="target")
@@ -918,7 +1025,7 @@ def _affected(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> list[st
     out = [target.id]
     if unit.type.has(Special.AREA_FIRE):
         out += [u.id for u in state.units if u.id not in (target.id, unit.id)
-                and state.field.within(u.pos, target.pos, 1)]
+                and not u.hidden and state.field.within(u.pos, target.pos, 1)]
     if unit.type.has(Special.CONTINUOUS_FIRE) and unit.type.fire == FireKind.DIRECT:
         on_line = [u for u in state.units if u.id not in (target.id, unit.id)
                    and state.field.on_line(unit.pos, target.pos, u.pos)]
@@ -939,7 +1046,7 @@ def _nearer(state: GraspBattle, unit: GraspUnit, other: GraspUnit) -> Fraction:
 def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
     unit = _own(state, order, order.unit, "unit")
-    target = state.unit(order.target, "target")
+    target = _target(state, order)
     if target.side == unit.side:
         raise BattleError(f"{target.id} is a unit of {unit.side}'s own side.", rule="combat",
                           field="target")
@@ -1042,7 +1149,13 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
                        attributes=out.attributes if out.attributes is not None
                        else unit.attributes)
         state = _put(state, unit)
-        if out.flees:
+        horde_breaks = unit.type.has(Special.HORDE) and out.result in ("draw", "lost")
+        if horde_breaks and _kept_roll(result, unit.id) == 1:
+            state = _gone(state, unit, "surrendered")
+            events.append(BattleEvent(kind="eliminated", text=f"{unit.id} (a horde) rolled a 1 "
+                                      "and surrendered."))
+            continue
+        if out.flees or horde_breaks:
             state, fled = _flee(state, unit, dice, away_from=attacker.pos)
             events.extend(fled)
         elif out.recoils:
@@ -1051,6 +1164,14 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
             events.extend(moved)
     state, ended = _check_end(state)
     return state, events + ended
+
+
+def _kept_roll(result: CombatResult, name: str) -> int | None:
+    for score in (result.first, result.second):
+        for r in (score.rolls if score else ()):
+            if r.name == name:
+                return r.roll.kept
+    return None
 
 
 def _opponent(state: GraspBattle, result: CombatResult, attacker: GraspUnit) -> GraspUnit:
@@ -1148,7 +1269,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,
                    "waiting": [{"id": w.id, "facing": board.facing_json(w.facing),
-                                "type": _type_json(w.type), "off_table": w.off_table}
+                                "type": _type_json(w.type), "off_table": w.off_table,
+                                "respawn": w.respawn}
                                for w in state.waiting if w.side == s.name],
                    "units": [{"id": u.id, "at": board.pos_json(u.pos),
                               "facing": board.facing_json(u.facing),
@@ -1158,18 +1280,20 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                                   ("cc", u.attributes.cc), ("fs", u.attributes.fs),
                                   ("mv", u.attributes.mv)) if v is not None},
                               "marker": board.pos_json(u.marker) if u.marker else None,
-                              "fleeing": u.fleeing, "teleported": u.teleported}
+                              "fleeing": u.fleeing, "teleported": u.teleported,
+                              "hidden": u.hidden}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,
         "step": state.step, "acted": list(state.acted), "busy": state.busy,
+        "ambushers": list(state.ambushers), "ambush_sides": list(state.ambush_sides),
         "gone": [{"unit": u, "why": w} for u, w in state.gone],
     }
 
 
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
-                       "step", "acted", "busy", "gone"), "state")
+                       "step", "acted", "busy", "gone", "ambushers", "ambush_sides"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -1189,8 +1313,10 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         settings=settings, field=board, sides=tuple(sides), units=tuple(units),
         turn=get_int(data, "turn", "state", minimum=1, maximum=1000), phasing=phasing,
         acting=get_int(data, "acting", "state", minimum=0, maximum=len(phasing) - 1),
-        step=get_choice(data, "step", ("command", "fire", "combat", "over"),  # type: ignore[arg-type]
-                        "state"),
+        step=get_choice(data, "step", ("command", "ambush", "fire", "combat",  # type: ignore[arg-type]
+                                       "over"), "state"),
+        ambushers=get_str_list(data, "ambushers", "state", what="a unit id"),
+        ambush_sides=get_str_list(data, "ambush_sides", "state", what="a side"),
         acted=get_str_list(data, "acted", "state", what="a unit id"),
         busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting))
 

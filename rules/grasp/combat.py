@@ -35,6 +35,7 @@ MAX_SUPPORTS = 2
 CLOSE_ORDER_CC_BONUS = 2
 CLOSE_ORDER_TARGET_BONUS = 1
 COMMAND_PIP_BONUS = 1
+HORDE_TARGET_BONUS = 1
 TUNNEL_NEAR_SURFACE_FS_LEVELS = 2
 FLEE_TEST_DIE = 6
 WRECK_LEVEL_DIE = 6
@@ -105,6 +106,7 @@ class Fighter:
     prefer: tuple[Attribute, ...] = (Attribute.CC, Attribute.FS, Attribute.MV)
     terrain: TerrainClass | None = None
     mines: Mines | None = None
+    horde: bool = False  # shooters at a horde have +1
 
     def __post_init__(self) -> None:
         if self.ignore_recoil and not (self.assault or self.engineer):
@@ -632,6 +634,8 @@ def resolve_fire(fire: Fire, *, dice: Dice) -> CombatResult:
         side_mods.append(Modifier(why="command unit's reserved pip", value=COMMAND_PIP_BONUS))
     if fire.firer.elite_pip:
         side_mods.append(Modifier(why="elite's reserved pip", value=COMMAND_PIP_BONUS))
+    if target.horde:
+        side_mods.append(Modifier(why="shooting at a horde", value=HORDE_TARGET_BONUS))
     size_tech = _size_tech(target.size)
     first = _score(dice, fire.firer.units, dies=firer_dies,
                    extra_tech=[size_tech] * len(firer_dies), unit_mods=unit_mods,

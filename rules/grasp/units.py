@@ -54,6 +54,7 @@ class Special(enum.StrEnum):
     TELEPORT = "teleport"  # jumps to its marker, not within 3 MU of an enemy, every other turn
     ELITE = "elite"  # may add 1 to a roll with a reserved pip, before it is rolled
     GREEN = "green"  # a draw is a loss; its orders cost twice the pips
+    AMBUSH = "ambush"  # map-marked in terrain; a free activation when an enemy comes in reach
 
 
 # The specials whose Fatigue is bought at double price ("X2 Fat").

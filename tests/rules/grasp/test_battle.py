@@ -424,6 +424,78 @@ def test_green_troops_cost_twice_the_pips_and_lose_a_draw():
     assert fight.unit("e-green").fatigue is DieLevel.D4  # the draw is its loss
 
 
+HORDE = {"cc": "d6", "fatigue": "d4", "move": 3, "specials": ["horde"]}
+
+
+def test_shooters_at_a_horde_have_one_more_and_a_beaten_horde_flees():
+    state = to_fire(begin([unit("w-general", "B4", GENERAL), unit("w-bows", "C4", ARCHERS)],
+                          [unit("e-general", "K1", GENERAL, "NW"),
+                           unit("e-mob", "G4", HORDE, "NW")], [5, 1]))
+    state, events = act(state, [3, 2], cmd("West", "fire", unit="w-bows", target="e-mob"))
+    assert "+1 (shooting at a horde) → total 4" in events[0].text
+    # Beaten (3 + 1 against 2), the horde loses its d4 and, a horde, flees.
+    assert state.unit("e-mob").fleeing and state.unit("e-mob").fatigue is None
+    assert [e.kind for e in events] == ["fire", "flee"]
+
+
+def test_a_horde_that_rolls_a_1_in_a_lost_combat_surrenders():
+    state = to_combat(begin([unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)],
+                            [unit("e-general", "K1", GENERAL, "NW"),
+                             unit("e-mob", "F4", HORDE, "NW")], [5, 1]))
+    state, events = act(state, [5, 1], cmd("West", "fight", unit="w-foot", target="e-mob"))
+    assert dict(state.gone)["e-mob"] == "surrendered"
+    assert events[-1].text == "e-mob (a horde) rolled a 1 and surrendered."
+
+
+def test_a_destroyed_horde_re_spawns_at_its_base_line_for_2_pips():
+    state = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)],
+                  [unit("e-general", "K1", GENERAL, "NW"), unit("e-mob", "F4", HORDE, "NW")],
+                  [5, 2])
+    mob = state.unit("e-mob")
+    from rules.grasp.battle import _gone
+
+    state = _gone(state, mob, "was destroyed")
+    assert [(w.id, w.respawn) for w in state.waiting] == [("e-mob", True)]
+    assert state.side("East").lost == 13  # its whole cost each time: CC 6, move 3, fatigue 4
+    state, _ = act(state, [], cmd("West", "done"))
+    state, events = act(state, [], cmd("East", "enter", unit="e-mob", to="L4"))
+    assert (where(state, "e-mob"), state.side("East").pips) == ("L4", 0)
+    assert events[0].text == "e-mob re-spawns at L4 (2 pips)."
+
+
+AMBUSHERS = {"cc": "d6", "fs": "d6", "fire_range": 4, "move": 3, "fatigue": "d6",
+             "specials": ["ambush"]}
+
+
+def test_an_ambush_is_hidden_until_an_enemy_comes_in_reach_then_fires_for_free():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)]
+    east = [unit("e-general", "K1", GENERAL, "NW"), unit("e-lurk", "H4", AMBUSHERS, "NW")]
+    state = begin(west, east, [5, 1], terrain={"H4": "light"})
+    assert state.unit("e-lurk").hidden
+    error = refused(to_fire(state), cmd("West", "fire", unit="w-foot", target="e-lurk"))
+    assert str(error) == "There is no unit 'e-lurk' on the field."
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="H4"),
+                        cmd("West", "done"), cmd("East", "done"))
+    # w-foot marches to F3 — within e-lurk's 4 MU: the ambush is sprung.
+    assert (where(state, "w-foot"), state.step, acting_sides(state)) == (
+        "F3", "ambush", ("East",))
+    assert events[-1].text == "Ambush! e-lurk is revealed at H4 and acts at once."
+    error = refused(state, cmd("East", "fire", unit="e-general", target="w-foot"))
+    assert str(error) == "e-general did not spring an ambush: only ambushers act now."
+    state, events = act(state, [5, 1], cmd("East", "fire", unit="e-lurk", target="w-foot"),
+                        cmd("East", "done"))
+    assert state.step == "fire" and "e-lurk" in state.acted
+    assert state.unit("w-foot").fatigue is DieLevel.D4
+
+
+def test_an_ambush_is_map_marked_in_light_or_difficult_terrain():
+    with pytest.raises(InputError) as caught:
+        begin(WEST, [unit("e-general", "K1", GENERAL, "NW"),
+                     unit("e-lurk", "H4", AMBUSHERS, "NW")], [5, 1])
+    assert caught.value.message == ("e-lurk lies in ambush in good going at H4: an ambush is "
+                                    "map-marked in light or difficult terrain.")
+
+
 # --- the end --------------------------------------------------------------------------------
 
 

@@ -135,6 +135,7 @@ class GraspSide:
     lost: int = 0  # points of destroyed, captured and fled units
     rolled: int = 0  # its pip total this turn, and the turn before
     rolled_before: int = 0
+    jammed: int = 0  # pips an enemy's signals take off its next roll
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,7 +204,8 @@ class GraspOrder:
     elite_pip, hold) or `done`."""
 
     side: str
-    kind: Literal["marker", "enter", "off_table", "ambush_move", "fire", "fight", "done"]
+    kind: Literal["marker", "enter", "off_table", "jam", "ambush_move", "fire", "fight",
+                  "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -211,16 +213,17 @@ class GraspOrder:
     command_pip: bool = False
     elite_pip: bool = False
     hold: bool = False
+    pips: int = 0  # jam: reserved pips traded
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
-                      "elite_pip", "hold"), path)
+                      "elite_pip", "hold", "pips"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
-        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "ambush_move",  # type: ignore[arg-type]
-                                      "fire", "fight", "done"), path),
+        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "jam",  # type: ignore[arg-type]
+                                      "ambush_move", "fire", "fight", "done"), path),
         unit=get_str(obj, "unit", path, default=""),
         target=get_str(obj, "target", path, default=""),
         to=obj.get("to"),
@@ -228,6 +231,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         command_pip=get_bool(obj, "command_pip", path),
         elite_pip=get_bool(obj, "elite_pip", path),
         hold=get_bool(obj, "hold", path),
+        pips=get_int(obj, "pips", path, minimum=0, maximum=1000, default=0),
     )
 
 
@@ -320,7 +324,7 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
         where = child(path, i)
         obj = as_object(raw, where)
         only_fields(obj, ("name", "edge", "units", "waiting", "pips", "reserved", "lost",
-                          "rolled", "rolled_before") if with_state
+                          "rolled", "rolled_before", "jammed") if with_state
                     else ("name", "edge", "units"), where)
         name = get_str(obj, "name", where)
         if not name or name in {s.name for s in sides}:
@@ -331,7 +335,8 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
             reserved=get_int(obj, "reserved", where, minimum=0, default=0),
             lost=get_int(obj, "lost", where, minimum=0, default=0),
             rolled=get_int(obj, "rolled", where, minimum=0, default=0),
-            rolled_before=get_int(obj, "rolled_before", where, minimum=0, default=0)))
+            rolled_before=get_int(obj, "rolled_before", where, minimum=0, default=0),
+            jammed=get_int(obj, "jammed", where, minimum=0, default=0)))
         raw_units = get_list(obj, "units", where)
         if not raw_units and not with_state:
             raise InputError(child(where, "units"), "needs at least one unit.")
@@ -434,10 +439,14 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
             assert spec is not None
             total += roll_pool(dice, level=spec.level, tech_count=spec.tech_count,
                                purpose=f"pips: {cmd.id}").kept
+        jam = min(side.jammed, total)
+        total -= jam
         totals[side.name] = total
-        sides.append(replace(side, pips=total, rolled=total, rolled_before=side.rolled))
+        sides.append(replace(side, pips=total, rolled=total, rolled_before=side.rolled,
+                             jammed=0))
         events.append(BattleEvent(kind="pips", text=f"{side.name} rolls {total} "
-                                  f"pip{'' if total == 1 else 's'}.",
+                                  f"pip{'' if total == 1 else 's'}"
+                                  + (f" ({jam} jammed by enemy signals)" if jam else "") + ".",
                                   data={"side": side.name, "pips": total},
                                   rolls=tuple(dice.rolls[before:])))
     order = [s.name for s in state.sides]
@@ -643,7 +652,7 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
     if order.kind == "done":
         return _done(state, order, dice)
-    expected = {"command": ("marker", "enter", "off_table"),
+    expected = {"command": ("marker", "enter", "off_table", "jam"),
                 "ambush": ("fire", "ambush_move"), "fire": ("fire",),
                 "combat": ("fight",)}[state.step]
     if order.kind not in expected:
@@ -654,6 +663,8 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _marker(state, order)
     if order.kind in ("enter", "off_table"):
         return _reserve(state, order)
+    if order.kind == "jam":
+        return _jam(state, order)
     if order.kind == "ambush_move":
         return _ambush_move(state, order, dice)
     if order.kind == "fire":
@@ -776,8 +787,60 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
                                data={"unit": unit.id, "at": board.pos_json(to)})]
 
 
+SIGNALS_ORDER_PIPS = 4
+
+
+def _signals(state: GraspBattle, side: str) -> list[GraspUnit]:
+    """The side's command units that paid for high-tech command (2 points per MU of span):
+    only they may intercept and disrupt, and only an enemy that paid as much."""
+    return [u for u in state.units if u.side == side and u.is_command
+            and u.type.command_high_tech]
+
+
+def _enemy_marker(state: GraspBattle, order: GraspOrder, unit: GraspUnit
+                  ) -> tuple[int, str]:
+    """Signals warfare: an order to an enemy unit within the command range of one of the
+    side's high-tech command units, when the enemy's command is high tech too (4 pips)."""
+    mine = [c for c in _signals(state, order.side)
+            if state.field.within(c.pos, unit.pos, c.type.command_range)]
+    if not mine or not _signals(state, unit.side):
+        raise BattleError(f"{unit.id} is an enemy unit: {order.side} may order it only with a "
+                          "high-tech command unit within command range, against an enemy "
+                          "whose command is high tech too.", rule="signals", field="unit")
+    return SIGNALS_ORDER_PIPS, f" (signals warfare: {mine[0].id} orders an enemy unit)"
+
+
+def _jam(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Signals warfare: reserved pips traded one for one off the enemy's next pip roll."""
+    side = state.side(order.side)
+    enemy = state.side(order.target)
+    if enemy.name == side.name:
+        raise BattleError("A side jams an enemy's command, not its own.", rule="signals",
+                          field="target")
+    if not _signals(state, side.name) or not _signals(state, enemy.name):
+        raise BattleError("Only a high-tech command (2 points per MU of span) intercepts, and "
+                          "only an enemy command that is high tech too.", rule="signals",
+                          field="target")
+    if not 1 <= order.pips <= side.reserved:
+        raise BattleError(f"{side.name} has {side.reserved} reserved pips; it trades 1 or "
+                          f"more of them, not {order.pips}.", rule="pips", field="pips")
+    state = replace(state, sides=tuple(
+        replace(s, reserved=s.reserved - order.pips) if s.name == side.name
+        else replace(s, jammed=s.jammed + order.pips) if s.name == enemy.name else s
+        for s in state.sides))
+    return state, [BattleEvent(kind="jam", text=f"{side.name} trades {order.pips} reserved pip"
+                               f"{'s' if order.pips > 1 else ''} to take as many off "
+                               f"{enemy.name}'s next pip roll.")]
+
+
 def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
-    unit = _own(state, order, order.unit, "unit")
+    unit = state.unit(order.unit, "unit")
+    signals, enemy_cost = "", 0
+    if unit.side != order.side:
+        if unit.hidden:
+            raise BattleError(f"There is no unit {order.unit!r} on the field.", rule="units",
+                              field="unit")
+        enemy_cost, signals = _enemy_marker(state, order, unit)
     if isinstance(order.to, Hex | Point):
         to: Pos = order.to
         if not state.field.contains(to):
@@ -795,20 +858,21 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
     if unit.type.move is None:
         raise BattleError(f"{unit.id} cannot move; a marker would be wasted.", rule="command",
                           field="unit")
-    cost = _command_cost(state, unit)
+    cost = enemy_cost if signals else _command_cost(state, unit)
     side = state.side(order.side)
     if not any(u.is_command for u in state.units if u.side == side.name):
         raise BattleError(f"{side.name} has no command unit left to place markers.",
                           rule="command", field="unit")
     if side.pips < cost:
         raise BattleError(f"{side.name} has {side.pips} pips left; this marker costs {cost}"
-                          + (" (beyond every command span)" if cost == 2 else "") + ".",
-                          rule="pips", field="unit")
+                          + (" (beyond every command span)" if cost == 2 and not signals
+                             else signals) + ".", rule="pips", field="unit")
     state = replace(_put(state, replace(unit, marker=to)), busy=True,
                     sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
                                 for s in state.sides))
     return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
-                               f"{state.label(to)} ({cost} pip{'s' if cost > 1 else ''}).",
+                               f"{state.label(to)} ({cost} pip{'s' if cost > 1 else ''})"
+                               f"{signals}.",
                                data={"unit": unit.id, "to": state.field.pos_json(to)})]
 
 
@@ -1268,6 +1332,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,
+                   "jammed": s.jammed,
                    "waiting": [{"id": w.id, "facing": board.facing_json(w.facing),
                                 "type": _type_json(w.type), "off_table": w.off_table,
                                 "respawn": w.respawn}

@@ -145,8 +145,8 @@ def test_only_the_phasing_side_acts_and_only_with_the_steps_orders():
     assert (error.field, error.rule, str(error)) == (
         "orders[0]", "turn", "East does not act now: West phases in the command step.")
     error = refused(state, cmd("West", "fire", unit="w-foot", target="e-foot"))
-    assert str(error) == ("In the command step a side gives marker, enter or off_table orders "
-                          "or is done.")
+    assert str(error) == ("In the command step a side gives marker, enter, off_table or jam "
+                          "orders or is done.")
 
 
 # --- command markers and moves --------------------------------------------------------------
@@ -494,6 +494,28 @@ def test_an_ambush_is_map_marked_in_light_or_difficult_terrain():
                      unit("e-lurk", "H4", AMBUSHERS, "NW")], [5, 1])
     assert caught.value.message == ("e-lurk lies in ambush in good going at H4: an ambush is "
                                     "map-marked in light or difficult terrain.")
+
+
+HIGH_TECH = {**GENERAL, "command_high_tech": True}
+
+
+def test_signals_warfare_jams_the_enemys_next_roll_and_orders_an_enemy_for_4_pips():
+    west = [unit("w-general", "B4", HIGH_TECH), unit("w-foot", "C4", FOOT)]
+    east = [unit("e-general", "H4", HIGH_TECH, "NW"), unit("e-foot", "G4", FOOT, "NW")]
+    state = begin(west, east, [6, 1])
+    state = replace(state, sides=tuple(replace(s, reserved=2) if s.name == "West" else s
+                                       for s in state.sides))
+    state, events = act(state, [], cmd("West", "jam", target="East", pips=2))
+    assert events[0].text == "West trades 2 reserved pips to take as many off East's next pip roll."
+    state, events = act(state, [], cmd("West", "marker", unit="e-foot", to="K4"))
+    assert events[0].text == ("West places e-foot's marker at K4 (4 pips) (signals warfare: "
+                              "w-general orders an enemy unit).")
+    state, _ = act(state, [], cmd("West", "done"), cmd("East", "done"))
+    state, events = act(state, [6, 5], *[cmd(s, "done") for s in ("West", "East")] * 2)
+    assert "East rolls 3 pips (2 jammed by enemy signals)." in [e.text for e in events]
+    low = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)], east, [6, 1])
+    error = refused(low, cmd("West", "marker", unit="e-foot", to="K4"))
+    assert error.rule == "signals"
 
 
 # --- the end --------------------------------------------------------------------------------

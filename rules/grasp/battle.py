@@ -204,8 +204,8 @@ class GraspOrder:
     elite_pip, hold) or `done`."""
 
     side: str
-    kind: Literal["marker", "enter", "off_table", "jam", "ambush_move", "fire", "fight",
-                  "done"]
+    kind: Literal["marker", "enter", "off_table", "jam", "rally", "ambush_move", "fire",
+                  "fight", "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -222,7 +222,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
                       "elite_pip", "hold", "pips"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
-        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "jam",  # type: ignore[arg-type]
+        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "jam", "rally",  # type: ignore[arg-type]
                                       "ambush_move", "fire", "fight", "done"), path),
         unit=get_str(obj, "unit", path, default=""),
         target=get_str(obj, "target", path, default=""),
@@ -601,11 +601,56 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
         fleeing = replace(fleeing, fleeing=False)
     state = _put(state, fleeing)
     where = _route(state, unit.pos, path) if path else "nowhere"
-    return state, [BattleEvent(kind="flee", text=f"{unit.id} flees {budget} MU toward "
-                               f"{toward}: {where}"
-                               + ("; it rallies there." if not fleeing.fleeing else "."),
-                               data={"unit": unit.id, "at": board.pos_json(moved.pos)},
-                               rolls=rolls)]
+    events = [BattleEvent(kind="flee", text=f"{unit.id} flees {budget} MU toward "
+                          f"{toward}: {where}"
+                          + ("; it rallies there." if not fleeing.fleeing else "."),
+                          data={"unit": unit.id, "at": board.pos_json(moved.pos)},
+                          rolls=rolls)]
+    if path:
+        state, spread = _rout(state, fleeing, dice)
+        events.extend(spread)
+    return state, events
+
+
+def _rout(state: GraspBattle, runner: GraspUnit, dice: Dice
+          ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Each friend the fleeing unit comes into contact with rolls a d6: less than its fatigue
+    die's value and it holds, otherwise it joins the rout (it flees in the next move)."""
+    events: list[BattleEvent] = []
+    for friend in [u for u in state.units if u.side == runner.side and u.id != runner.id
+                   and not u.fleeing and state.field.in_contact(u.pos, runner.pos)]:
+        before = len(dice.rolls)
+        roll = dice.roll(6, f"rout: {friend.id} contacted by {runner.id}")
+        need = friend.fatigue.value if friend.fatigue is not None else 0
+        joins = roll >= need
+        if joins:
+            state = _put(state, replace(friend, fleeing=True, marker=None))
+        events.append(BattleEvent(
+            kind="rout", text=f"{friend.id}, contacted by the fleeing {runner.id}, rolls "
+            f"{roll} against its {format_level(friend.fatigue)}: "
+            + ("it joins the rout." if joins else "it holds."),
+            data={"unit": friend.id, "joins": joins}, rolls=tuple(dice.rolls[before:])))
+    return state, events
+
+
+def _rally(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A reserved pip holds a fleeing unit in contact with a command unit of its side."""
+    unit = _own(state, order, order.unit, "unit")
+    if not unit.fleeing:
+        raise BattleError(f"{unit.id} is not fleeing.", rule="rally", field="unit")
+    if not any(c.is_command and c.id != unit.id and state.field.in_contact(c.pos, unit.pos)
+               for c in state.units if c.side == unit.side):
+        raise BattleError(f"{unit.id} is held only in contact with a command unit of its "
+                          "side.", rule="rally", field="unit")
+    side = state.side(order.side)
+    if side.reserved < 1:
+        raise BattleError(f"{side.name} has no reserved pip to hold {unit.id}.", rule="pips",
+                          field="unit")
+    state = replace(_put(state, replace(unit, fleeing=False)),
+                    sides=tuple(replace(s, reserved=s.reserved - 1) if s.name == side.name
+                                else s for s in state.sides))
+    return state, [BattleEvent(kind="rally", text=f"{side.name} holds the fleeing {unit.id} "
+                               "with a reserved pip.")]
 
 
 def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
@@ -652,7 +697,7 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
     if order.kind == "done":
         return _done(state, order, dice)
-    expected = {"command": ("marker", "enter", "off_table", "jam"),
+    expected = {"command": ("marker", "enter", "off_table", "jam", "rally"),
                 "ambush": ("fire", "ambush_move"), "fire": ("fire",),
                 "combat": ("fight",)}[state.step]
     if order.kind not in expected:
@@ -665,6 +710,8 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _reserve(state, order)
     if order.kind == "jam":
         return _jam(state, order)
+    if order.kind == "rally":
+        return _rally(state, order)
     if order.kind == "ambush_move":
         return _ambush_move(state, order, dice)
     if order.kind == "fire":

@@ -145,8 +145,8 @@ def test_only_the_phasing_side_acts_and_only_with_the_steps_orders():
     assert (error.field, error.rule, str(error)) == (
         "orders[0]", "turn", "East does not act now: West phases in the command step.")
     error = refused(state, cmd("West", "fire", unit="w-foot", target="e-foot"))
-    assert str(error) == ("In the command step a side gives marker, enter, off_table or jam "
-                          "orders or is done.")
+    assert str(error) == ("In the command step a side gives marker, enter, off_table, jam or "
+                          "rally orders or is done.")
 
 
 # --- command markers and moves --------------------------------------------------------------
@@ -518,6 +518,35 @@ def test_signals_warfare_jams_the_enemys_next_roll_and_orders_an_enemy_for_4_pip
     assert error.rule == "signals"
 
 
+def test_a_fleeing_unit_spreads_the_rout_to_friends_it_contacts():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
+    east = [unit("e-foot", "F4", FOOT, "NW"), unit("e-friend", "I3", FOOT, "NW")]
+    state = to_combat(begin(west, east, [5]))
+    state = replace(state, units=tuple(replace(u, fatigue=None) if u.id == "e-foot" else u
+                                       for u in state.units))
+    state, events = act(state, [4, 6, 2, 3, 6],
+                        cmd("West", "fight", unit="w-foot", target="e-foot"))
+    assert [e.text for e in events if e.kind in ("flee", "rout")] == [
+        "e-foot flees 3 MU toward its E edge: F4 → G4 → H3.",
+        "e-friend, contacted by the fleeing e-foot, rolls 6 against its d6: it joins the rout."]
+    assert state.unit("e-friend").fleeing
+
+
+def test_a_reserved_pip_holds_a_fleeing_unit_in_contact_with_a_command_unit():
+    east = [unit("e-general", "J3", GENERAL, "NW"), unit("e-friend", "I3", FOOT, "NW"),
+            unit("e-far", "L8", FOOT, "NW")]
+    state = begin(WEST, east, [1, 5])
+    state = replace(state, units=tuple(replace(u, fleeing=True) if u.id in ("e-friend", "e-far")
+                                       else u for u in state.units),
+                    sides=tuple(replace(s, reserved=1) if s.name == "East" else s
+                                for s in state.sides))
+    error = refused(state, cmd("East", "rally", unit="e-far"))
+    assert str(error) == "e-far is held only in contact with a command unit of its side."
+    state, events = act(state, [], cmd("East", "rally", unit="e-friend"))
+    assert (state.unit("e-friend").fleeing, state.side("East").reserved) == (False, 0)
+    assert events[0].text == "East holds the fleeing e-friend with a reserved pip."
+
+
 # --- the end --------------------------------------------------------------------------------
 
 
@@ -658,7 +687,8 @@ def test_the_same_armies_fight_it_out_on_the_continuous_board_golden():
     state, events = play_out(ENGINE, CONTINUOUS, "c-1", orders_for,
                              settings={"board": "continuous"})
     verdict = ENGINE.outcome(state)
-    assert verdict is not None and verdict.winner == "West"
+    assert verdict is not None and verdict.winner == "East"
+    assert {"rout", "flee", "resupply", "close_combat"} <= {e["kind"] for e in events}
     check_golden(GOLDEN_CONTINUOUS, verdict, events)
 
 

@@ -567,7 +567,59 @@ def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[
             + (" (reached)." if moved.marker is None else "."),
             data={"unit": unit.id, "at": state.field.pos_json(moved.pos)},
             rolls=tuple(dice.rolls[before:])))
+        if path:
+            came_from = path[-2] if len(path) > 1 else unit.pos
+            state, struck = _minefield(state, state.unit(unit.id), came_from, dice)
+            events.extend(struck)
     return state, events
+
+
+def _minefield(state: GraspBattle, unit: GraspUnit, came_from: Pos, dice: Dice
+               ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A unit that enters mines fights them at once: the mines are going of their class with
+    a close combat die. A beaten unit loses as in any combat and recoils the way it came;
+    beaten mines make the terrain one class easier and thin out with it (doubled: harder)."""
+    board = state.field
+    mines = board.mines_at(unit.pos)
+    if mines is None or mines.cc is None:
+        return state, []
+    where = state.label(unit.pos)
+    before = len(dice.rolls)
+    try:
+        result = resolve_close_combat(CloseCombat(
+            attacker=Side(unit=_fighter(state, unit,
+                                        unit.attributes.cc or DieSpec(level=DieLevel.D4))),
+            defender=Side(unit=Fighter(name=f"the mines at {where}", die=mines.cc,
+                                       terrain=board.ground(unit.pos), mines=mines,
+                                       moves=False)),
+            defender_terrain=mines.going), dice=dice)
+    except GraspError as exc:
+        raise BattleError(str(exc), rule="mines") from exc
+    events = [BattleEvent(kind="mines", text=f"{unit.id} runs into the mines at {where}: "
+                          + "; ".join(result.explanation) + ".",
+                          data={"result": result.to_dict()}, rolls=tuple(dice.rolls[before:]))]
+    for out in result.outcomes:
+        if out.name != unit.id:
+            if out.terrain_after is not None:
+                state = replace(state, field=board.with_ground(unit.pos, out.terrain_after,
+                                                               out.mines_after))
+            continue
+        if out.destroyed or out.surrendered:
+            why = "was destroyed" if out.destroyed else "surrendered"
+            state = _gone(state, unit, why)
+            events.append(BattleEvent(kind="eliminated", text=f"{unit.id} {why}."))
+            continue
+        hurt = replace(unit, fatigue=out.fatigue_after,
+                       attributes=out.attributes if out.attributes is not None
+                       else unit.attributes)
+        if out.recoils and came_from != unit.pos and not any(
+                board.overlap(came_from, p) for p in state.others(unit)):
+            hurt = replace(hurt, pos=came_from)
+            events.append(BattleEvent(kind="recoil", text=f"{unit.id} recoils to "
+                                      f"{state.label(came_from)}."))
+        state = _put(state, hurt)
+    state, ended = _check_end(state)
+    return state, events + ended
 
 
 def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | None
@@ -609,6 +661,10 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
     if path:
         state, spread = _rout(state, fleeing, dice)
         events.extend(spread)
+        if any(u.id == unit.id for u in state.units):
+            state, struck = _minefield(state, state.unit(unit.id),
+                                       path[-2] if len(path) > 1 else unit.pos, dice)
+            events.extend(struck)
     return state, events
 
 
@@ -1073,10 +1129,15 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
     state = replace(_put(state, moved), acted=(*state.acted, unit.id), busy=True,
                     sides=tuple(replace(s, reserved=s.reserved - 1) if s.name == side.name
                                 else s for s in state.sides))
-    return state, [BattleEvent(kind="ambush_move", text=f"{unit.id} moves {budget} MU from "
-                               "ambush (1 reserved pip): "
-                               + (_route(state, unit.pos, path) if path else "it stays put")
-                               + ".", rolls=tuple(dice.rolls[before:]))]
+    events = [BattleEvent(kind="ambush_move", text=f"{unit.id} moves {budget} MU from "
+                          "ambush (1 reserved pip): "
+                          + (_route(state, unit.pos, path) if path else "it stays put")
+                          + ".", rolls=tuple(dice.rolls[before:]))]
+    if path:
+        state, struck = _minefield(state, state.unit(unit.id),
+                                   path[-2] if len(path) > 1 else unit.pos, dice)
+        events.extend(struck)
+    return state, events
 
 
 def _fire(state: GraspBattle, order: GraspOrder, dice: Dice

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import ClassVar
 
+from rules.battle import hex_from_json, on_map
 from rules.boards import HexPlaces, PlanePlaces, areas_from_json, number_json
-from rules.grasp.terrain import Mover, TerrainClass, hex_entry_cost, terrain_factor
+from rules.grasp.dielevels import GraspError, parse_die
+from rules.grasp.terrain import Mines, Mover, TerrainClass, hex_entry_cost, terrain_factor
 from rules.hexgrid import (
     Direction,
     Grid,
@@ -37,7 +39,7 @@ from rules.hexgrid import (
     offset_to_hex,
     within_45,
 )
-from rules.jsonio import as_object
+from rules.jsonio import InputError, as_object, child, get_choice, get_list, only_fields
 from rules.plane import Point, Vec, along, cuts, dist2, farthest, in_arc, inside, segment_dist2
 
 Pos = Hex | Point
@@ -58,15 +60,40 @@ GRID = 100  # continuous positions are kept on a 1/100 MU grid
 class HexField(HexPlaces):
     grid: Grid
     terrain: Mapping[Hex, TerrainClass] = field(default_factory=dict)
+    mines: Mapping[Hex, Mines] = field(default_factory=dict)
     mu_per_hex: int = 1
     kind: str = "hex"
 
     def contains(self, p: Pos) -> bool:
         return isinstance(p, Hex) and self.grid.contains(p)
 
-    def going(self, p: Pos) -> TerrainClass:
+    def ground(self, p: Pos) -> TerrainClass:
+        """The terrain itself, under any mines."""
         assert isinstance(p, Hex)
         return self.terrain.get(p, TerrainClass.GOOD)
+
+    def going(self, p: Pos) -> TerrainClass:
+        """The going a unit meets: the terrain, or its mines when they count as harder."""
+        assert isinstance(p, Hex)
+        mines = self.mines_at(p)
+        return max(self.ground(p), mines.going) if mines is not None else self.ground(p)
+
+    def mines_at(self, p: Pos) -> Mines | None:
+        assert isinstance(p, Hex)
+        found = self.mines.get(p)
+        return None if found is None or found.cleared else found
+
+    def with_ground(self, p: Pos, ground: TerrainClass, mines: Mines | None) -> HexField:
+        """The field after the terrain at p (and its mines) changed."""
+        assert isinstance(p, Hex)
+        terrain = dict(self.terrain)
+        terrain[p] = ground
+        laid = dict(self.mines)
+        if mines is None or mines.cleared:
+            laid.pop(p, None)
+        else:
+            laid[p] = mines
+        return replace(self, terrain=terrain, mines=laid)
 
     def within(self, a: Pos, b: Pos, mu: int) -> bool:
         assert isinstance(a, Hex) and isinstance(b, Hex)
@@ -127,6 +154,8 @@ class HexField(HexPlaces):
             budget -= cost
             path.append(nxt)
             here = nxt
+            if self.mines_at(here) is not None:
+                break  # the mines engage it there
         return here, path
 
     def away(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
@@ -170,6 +199,8 @@ class HexField(HexPlaces):
 
     def map_json(self) -> dict[str, object]:
         return {"cols": self.grid.cols, "rows": self.grid.rows,
+                "mines": {format_label(h): _mines_json(m) for h, m in sorted(
+                    self.mines.items(), key=lambda item: format_label(item[0]))},
                 "terrain": {format_label(h): t.label for h, t in sorted(
                     self.terrain.items(), key=lambda item: format_label(item[0]))}}
 
@@ -182,6 +213,7 @@ class HexField(HexPlaces):
 class Area:
     going: TerrainClass
     polygon: tuple[Point, ...]
+    mines: Mines | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -197,10 +229,35 @@ class PlaneField(PlanePlaces):
         return isinstance(p, Point) and half <= p.x <= self.width - half \
             and half <= p.y <= self.height - half
 
-    def going(self, p: Pos) -> TerrainClass:
+    def ground(self, p: Pos) -> TerrainClass:
+        """The terrain itself, under any mines."""
         assert isinstance(p, Point)
         found = [a.going for a in self.areas if inside(p, a.polygon)]
         return max(found, default=TerrainClass.GOOD)
+
+    def going(self, p: Pos) -> TerrainClass:
+        """The going a unit meets: the hardest terrain, or mines, where it is."""
+        assert isinstance(p, Point)
+        found = [a.going for a in self.areas if inside(p, a.polygon)]
+        found += [a.mines.going for a in self.areas if a.mines is not None
+                  and not a.mines.cleared and inside(p, a.polygon)]
+        return max(found, default=TerrainClass.GOOD)
+
+    def mines_at(self, p: Pos) -> Mines | None:
+        assert isinstance(p, Point)
+        return next((a.mines for a in self.areas if a.mines is not None
+                     and not a.mines.cleared and inside(p, a.polygon)), None)
+
+    def with_ground(self, p: Pos, ground: TerrainClass, mines: Mines | None) -> PlaneField:
+        """The field after the mined area at p (its terrain and mines) changed: on the
+        continuous board the whole area changes."""
+        assert isinstance(p, Point)
+        areas = list(self.areas)
+        for i, a in enumerate(areas):
+            if a.mines is not None and not a.mines.cleared and inside(p, a.polygon):
+                areas[i] = replace(a, going=ground, mines=mines)
+                break
+        return replace(self, areas=tuple(areas))
 
     def within(self, a: Pos, b: Pos, mu: int) -> bool:
         assert isinstance(a, Point) and isinstance(b, Point)
@@ -294,9 +351,20 @@ class PlaneField(PlanePlaces):
         foes = [e for e in enemies if isinstance(e, Point)]
         if stop_at_contact and any(self.in_contact(start, e) for e in foes):
             return start, []
+        goal = self._mined_stop(start, goal)
         end = self._reach(mover, start, goal, Fraction(budget), others=others, enemies=foes,
                           approach=approach, stop_at_contact=stop_at_contact)
         return end, ([] if end == start else [end])
+
+    def _mined_stop(self, start: Point, goal: Point) -> Point:
+        """A move stops as it enters a minefield (just over its edge): the mines engage it."""
+        entries = [t for a in self.areas if a.mines is not None and not a.mines.cleared
+                   and not inside(start, a.polygon) for t in cuts(start, goal, a.polygon)]
+        if not entries:
+            return goal
+        v = goal - start
+        step = Fraction(2, GRID) / max(abs(v.dx), abs(v.dy))
+        return along(start, goal, min(Fraction(1), min(entries) + step))
 
     def away(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
         """Up to 1 MU straight away from the enemy."""
@@ -336,21 +404,57 @@ class PlaneField(PlanePlaces):
         return {"width": self.width, "height": self.height,
                 "terrain": [{"going": a.going.label,
                              "polygon": [[number_json(v.x), number_json(v.y)]
-                                         for v in a.polygon]} for a in self.areas]}
+                                         for v in a.polygon],
+                             **({"mines": _mines_json(a.mines)} if a.mines else {})}
+                            for a in self.areas]}
+
+
+def _mines_json(m: Mines) -> dict[str, object]:
+    return {"going": m.going.label, "cc": m.cc.label if m.cc else None}
+
+
+def _mines(value: object, path: str) -> Mines:
+    obj = as_object(value, path)
+    only_fields(obj, ("going", "cc"), path)
+    going = get_choice(obj, "going", [g for g in GOINGS if g != "impassable"], path)
+    cc = obj.get("cc")
+    if not isinstance(cc, str):
+        raise InputError(child(path, "cc"), 'is the mines\' close combat die, such as "d8".')
+    try:
+        die = parse_die(cc)
+    except GraspError as exc:
+        raise InputError(child(path, "cc"), str(exc)) from None
+    return Mines(going=GOINGS[going], cc=die)
 
 
 def field_from_json(data: object, path: str, *, board: str, mu_per_hex: int
                     ) -> HexField | PlaneField:
+    """The map; `mines` lays minefields: on the hex map `{"C4": {"going", "cc"}}`, on the
+    continuous board a `mines` object on an area of `terrain`."""
     obj = as_object(data, path)
     if board == "hex":
         from rules.battle import map_from_json
 
-        grid, terrain = map_from_json(obj, path, GOINGS, plain="good", min_side=2,
+        grid, terrain = map_from_json({k: v for k, v in obj.items() if k != "mines"}, path,
+                                      GOINGS, plain="good", min_side=2,
                                       max_side=MAX_MAP_SIDE)
-        return HexField(grid=grid, terrain=terrain, mu_per_hex=mu_per_hex)
-    width, height, found = areas_from_json(obj, path, key="going", kinds=GOINGS, unit="MU",
-                                           size=(2, 1000))
-    areas = [Area(going=going, polygon=polygon) for going, polygon in found]
+        laid: dict[Hex, Mines] = {}
+        for label, raw in as_object(obj.get("mines") or {}, child(path, "mines")).items():
+            at = child(child(path, "mines"), label)
+            laid[on_map(grid, hex_from_json(label, at), at)] = _mines(raw, at)
+        return HexField(grid=grid, terrain=terrain, mines=laid, mu_per_hex=mu_per_hex)
+    plain = {k: v for k, v in obj.items() if k != "terrain"}
+    raw_areas = get_list(obj, "terrain", path, default=True)
+    stripped = [{k: v for k, v in as_object(a, child(child(path, "terrain"), i)).items()
+                 if k != "mines"} for i, a in enumerate(raw_areas)]
+    width, height, found = areas_from_json({**plain, "terrain": stripped}, path, key="going",
+                                           kinds=GOINGS, unit="MU", size=(2, 1000))
+    areas = []
+    for i, ((going, polygon), raw) in enumerate(zip(found, raw_areas, strict=True)):
+        spot = as_object(raw, child(child(path, "terrain"), i)).get("mines")
+        mines = None if spot is None else _mines(spot, child(child(child(path, "terrain"), i),
+                                                               "mines"))
+        areas.append(Area(going=going, polygon=polygon, mines=mines))
     return PlaneField(width=width, height=height, areas=tuple(areas))
 
 

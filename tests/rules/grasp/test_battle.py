@@ -19,6 +19,7 @@ from rules.battle import BattleError
 from rules.dice import FixedDice, SeededDice
 from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, points_lost
 from rules.grasp.dielevels import DieLevel
+from rules.grasp.terrain import TerrainClass
 from rules.hexgrid import format_label, parse_label
 from rules.jsonio import InputError
 from rules.plane import Point
@@ -545,6 +546,53 @@ def test_a_reserved_pip_holds_a_fleeing_unit_in_contact_with_a_command_unit():
     state, events = act(state, [], cmd("East", "rally", unit="e-friend"))
     assert (state.unit("e-friend").fleeing, state.side("East").reserved) == (False, 0)
     assert events[0].text == "East holds the fleeing e-friend with a reserved pip."
+
+
+MINED = {"map": {"cols": 12, "rows": 8, "terrain": {"D3": "light"},
+                 "mines": {"D3": {"going": "light", "cc": "d8"}}},
+         "sides": [{"name": "West", "edge": "W", "units": WEST},
+                   {"name": "East", "edge": "E", "units": EAST}]}
+
+
+def march_into_mines(rolls: list[int]) -> tuple[GraspBattle, list[Any]]:
+    state = ENGINE.start(scenario=MINED, settings={}, dice=FixedDice([5, 1])).state
+    return act(state, rolls, cmd("West", "marker", unit="w-foot", to="H4"),
+               cmd("West", "done"), cmd("East", "done"))
+
+
+def test_a_unit_marching_into_mines_stops_there_and_fights_them():
+    state, events = march_into_mines([6, 2])
+    assert where(state, "w-foot") == "D3"  # its march (toward H4) stops in the minefield
+    assert events[-1].text.startswith("w-foot runs into the mines at D3: attacker: w-foot d6 "
+                                      "rolled [6] kept 6 = 6 -1 (defender holds light going)")
+
+
+def test_beaten_mines_thin_out_and_a_beaten_unit_recoils_the_way_it_came():
+    won, _ = march_into_mines([4, 2])
+    # Beaten (3 against 2): the woods under the mines go one class easier, and the light
+    # mines with them: cleared.
+    assert won.field.mines_at(parse_label("D3")) is None
+    assert won.field.going(parse_label("D3")) is TerrainClass.GOOD
+    doubled, _ = march_into_mines([6, 2])
+    # Doubled (5 against 2): the terrain goes one class harder; the mines change with it.
+    assert doubled.field.going(parse_label("D3")) is TerrainClass.DIFFICULT
+    assert doubled.field.mines_at(parse_label("D3")) is None
+    lost, events = march_into_mines([2, 7])
+    assert (where(lost, "w-foot"), lost.unit("w-foot").fatigue) == ("C4", DieLevel.D4)
+    assert events[-1].text == "w-foot recoils to C4."
+    assert lost.field.mines_at(parse_label("D3")) is not None
+
+
+def test_on_the_continuous_board_a_march_stops_just_inside_a_minefield():
+    field = [{"going": "light", "polygon": [[4, 0], [6, 0], [6, 10], [4, 10]],
+              "mines": {"going": "light", "cc": "d8"}}]
+    state, events = act(plane(PLANE_WEST, PLANE_EAST, [5, 1], terrain=field), [4, 2],
+                        cmd("West", "marker", unit="w-foot", to=[12, 4]), cmd("West", "done"),
+                        cmd("East", "done"))
+    pos = state.unit("w-foot").pos
+    assert Fraction(4) < pos.x < Fraction(41, 10) and pos.y == 4
+    assert events[-1].text.startswith(f"w-foot runs into the mines at {state.label(pos)}:")
+    assert state.field.mines_at(pos) is None  # beaten, and the woods with them
 
 
 # --- the end --------------------------------------------------------------------------------

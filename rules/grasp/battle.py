@@ -136,6 +136,8 @@ class GraspSide:
     rolled: int = 0  # its pip total this turn, and the turn before
     rolled_before: int = 0
     jammed: int = 0  # pips an enemy's signals take off its next roll
+    preferred: tuple[str, ...] = ()  # temperate and one other condition (or none given)
+    unpreferred: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,6 +168,7 @@ class GraspBattle:
     busy: bool = False  # a marker was placed, a unit fired or moved this turn
     gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
     waiting: tuple[Waiting, ...] = ()
+    conditions: str = ""  # the prevailing conditions ("": no side has preferences)
 
     def unit(self, unit_id: str, field: str = "unit") -> GraspUnit:
         for u in self.units:
@@ -299,6 +302,23 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
                      hidden=get_bool(obj, "hidden", at))
 
 
+def _preferences(obj: JSONObject, path: str) -> tuple[tuple[str, ...], str]:
+    """A side's preferred conditions (temperate and one other) and its un-preferred one."""
+    preferred = get_str_list(obj, "preferred", path, what="a condition")
+    unpreferred = obj.get("unpreferred")
+    if not preferred and unpreferred is None:
+        return (), ""
+    if len(preferred) != 2 or "temperate" not in preferred or not set(preferred) <= set(
+            CONDITIONS) or preferred[0] == preferred[1]:
+        raise InputError(child(path, "preferred"), "is temperate and one other condition "
+                         f"({', '.join(c for c in CONDITIONS if c != 'temperate')}).")
+    worse = get_choice(obj, "unpreferred", CONDITIONS, path)
+    if worse in preferred:
+        raise InputError(child(path, "unpreferred"), "is a condition other than the preferred "
+                         "ones.")
+    return tuple(preferred), worse
+
+
 def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> Waiting:
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "off_table", "respawn"), at)
@@ -324,8 +344,9 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
         where = child(path, i)
         obj = as_object(raw, where)
         only_fields(obj, ("name", "edge", "units", "waiting", "pips", "reserved", "lost",
-                          "rolled", "rolled_before", "jammed") if with_state
-                    else ("name", "edge", "units"), where)
+                          "rolled", "rolled_before", "jammed", "preferred", "unpreferred")
+                    if with_state else ("name", "edge", "units", "preferred", "unpreferred"),
+                    where)
         name = get_str(obj, "name", where)
         if not name or name in {s.name for s in sides}:
             raise InputError(child(where, "name"), "must be a distinct, non-empty name.")
@@ -336,7 +357,8 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
             lost=get_int(obj, "lost", where, minimum=0, default=0),
             rolled=get_int(obj, "rolled", where, minimum=0, default=0),
             rolled_before=get_int(obj, "rolled_before", where, minimum=0, default=0),
-            jammed=get_int(obj, "jammed", where, minimum=0, default=0)))
+            jammed=get_int(obj, "jammed", where, minimum=0, default=0),
+            preferred=_preferences(obj, where)[0], unpreferred=_preferences(obj, where)[1]))
         raw_units = get_list(obj, "units", where)
         if not raw_units and not with_state:
             raise InputError(child(where, "units"), "needs at least one unit.")
@@ -377,7 +399,7 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
           ) -> StepResult[GraspBattle]:
     """Deploy the scenario's units and begin turn 1 (resupply, pips, phasing order)."""
     conf = _settings(settings, "settings", defaults=True)
-    only_fields(scenario, ("map", "sides"), "scenario")
+    only_fields(scenario, ("map", "sides", "conditions"), "scenario")
     board = field_from_json(scenario.get("map"), "scenario.map", board=conf.board,
                             mu_per_hex=conf.mu_per_hex)
     raw_sides = get_list(scenario, "sides", "scenario")
@@ -392,12 +414,28 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
             raise InputError("scenario.sides", f"{u.id} lies in ambush in "
                              f"{board.going(u.pos).label} going at {board.label(u.pos)}: an "
                              "ambush is map-marked in light or difficult terrain.")
+    events: list[BattleEvent] = []
+    conditions = ""
+    if scenario.get("conditions") is not None:
+        conditions = get_choice(scenario, "conditions", CONDITIONS, "scenario")
+    elif any(s.unpreferred for s in sides):  # it matters to somebody: roll for it
+        before = len(dice.rolls)
+        total = sum(dice.roll(6, f"conditions die {i}") for i in range(1, 5))
+        conditions = condition_for_roll(total)
+        events.append(BattleEvent(kind="conditions", text=f"The prevailing conditions: 4d6 = "
+                                  f"{total}, {conditions}.", data={"conditions": conditions},
+                                  rolls=tuple(dice.rolls[before:])))
     state = GraspBattle(settings=conf, field=board, sides=tuple(sides),
                         units=tuple(units), turn=0, phasing=(), acting=0, step="command",
-                        waiting=tuple(waiting))
+                        waiting=tuple(waiting), conditions=conditions)
+    for side in sides:
+        if side.unpreferred and side.unpreferred == conditions:
+            events.append(BattleEvent(kind="conditions", text=f"{side.name} fights in its "
+                                      f"un-preferred conditions: all terrain is one level "
+                                      "harder for it."))
     size = (f"a {board.grid.cols} × {board.grid.rows} map ({conf.mu_per_hex} MU a hex)"
             if isinstance(board, HexField) else f"a {board.width} × {board.height} MU board")
-    events = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on {size}"
+    events[:0] = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on {size}"
                           + (f", {len(waiting)} in reserve" if waiting else "") + ".",
                           data={"units": {u.id: board.pos_json(u.pos) for u in units}})]
     state, begun = _begin_turn(state, dice)
@@ -505,7 +543,8 @@ def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
     """Toward `goal` while the MU budget pays (the board says how): a unit stops on coming
     into contact with an enemy (a fleeing one runs on), and one without a fatigue die never
     closes in on an enemy. It turns to face its way."""
-    end, path = state.field.walk(unit.mover, unit.pos, goal, budget, others=state.others(unit),
+    end, path = state.field.walk(_mover(state, unit), unit.pos, goal, budget,
+                                 others=state.others(unit),
                                  enemies=state.enemies(unit), approach=approach,
                                  stop_at_contact=not fleeing)
     if not path:
@@ -533,6 +572,23 @@ def _teleport(state: GraspBattle, unit: GraspUnit) -> tuple[GraspBattle, BattleE
     return state, BattleEvent(kind="teleport", text=f"{unit.id} teleports from "
                               f"{state.label(unit.pos)} to {state.label(to)}.",
                               data={"unit": unit.id, "at": board.pos_json(to)})
+
+
+CONDITIONS = ("wet-cold", "wet", "wet-hot", "temperate", "dry-cold", "dry", "dry-hot")
+# 4d6 → the prevailing conditions (the source's table read without its overlaps at 5 and 9).
+CONDITION_BANDS = ((5, "wet-cold"), (7, "wet"), (9, "wet-hot"), (17, "temperate"),
+                   (19, "dry-cold"), (22, "dry"), (24, "dry-hot"))
+
+
+def condition_for_roll(total: int) -> str:
+    return next(name for top, name in CONDITION_BANDS if total <= top)
+
+
+def _mover(state: GraspBattle, unit: GraspUnit) -> Mover:
+    """How the unit moves through terrain, un-preferred conditions included."""
+    side = state.side(unit.side)
+    return replace(unit.mover, unpreferred=bool(side.unpreferred)
+                   and side.unpreferred == state.conditions)
 
 
 def _route(state: GraspBattle, start: Pos, path: Sequence[Pos]) -> str:
@@ -1290,7 +1346,8 @@ def _impetuous(state: GraspBattle, order: GraspOrder, result: CombatResult,
             events.append(BattleEvent(kind="hold", text=f"{side.name} holds {winner.id} "
                                       "with a reserved pip."))
             continue
-        to = state.field.close_in(winner.mover, winner.pos, loser.pos, state.others(winner),
+        to = state.field.close_in(_mover(state, winner), winner.pos, loser.pos,
+                                  state.others(winner),
                                   mu=1)
         if to is None:
             continue
@@ -1356,7 +1413,7 @@ def _recoil(state: GraspBattle, unit: GraspUnit, enemy: GraspUnit
             ) -> tuple[GraspBattle, list[BattleEvent]]:
     """1 MU straight back from the enemy (one hex on the hex map), where the unit may go; a
     unit that cannot recoil stands."""
-    to = state.field.away(unit.mover, unit.pos, enemy.pos, state.others(unit))
+    to = state.field.away(_mover(state, unit), unit.pos, enemy.pos, state.others(unit))
     if to is None:
         return state, [BattleEvent(kind="recoil", text=f"{unit.id} cannot recoil and stands.")]
     state = _put(state, replace(unit, pos=to))
@@ -1440,7 +1497,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,
-                   "jammed": s.jammed,
+                   "jammed": s.jammed, "preferred": list(s.preferred),
+                   "unpreferred": s.unpreferred or None,
                    "waiting": [{"id": w.id, "facing": board.facing_json(w.facing),
                                 "type": _type_json(w.type), "off_table": w.off_table,
                                 "respawn": w.respawn}
@@ -1460,13 +1518,15 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,
         "step": state.step, "acted": list(state.acted), "busy": state.busy,
         "ambushers": list(state.ambushers), "ambush_sides": list(state.ambush_sides),
+        "conditions": state.conditions,
         "gone": [{"unit": u, "why": w} for u, w in state.gone],
     }
 
 
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
-                       "step", "acted", "busy", "gone", "ambushers", "ambush_sides"), "state")
+                       "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
+                       "conditions"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -1490,6 +1550,7 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                                        "over"), "state"),
         ambushers=get_str_list(data, "ambushers", "state", what="a unit id"),
         ambush_sides=get_str_list(data, "ambush_sides", "state", what="a side"),
+        conditions=get_choice(data, "conditions", ("", *CONDITIONS), "state", default=""),
         acted=get_str_list(data, "acted", "state", what="a unit id"),
         busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting))
 

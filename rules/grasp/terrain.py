@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from rules.dice import Dice
@@ -122,6 +122,8 @@ class Mover:
     agile: bool = False
     flyer: bool = False
     tunneller: bool = False
+    # Fighting in its un-preferred conditions: all terrain one level harder to negotiate.
+    unpreferred: bool = False
 
     @property
     def ignores_light(self) -> bool:
@@ -140,6 +142,10 @@ class LevelChange(enum.StrEnum):
 
 def terrain_factor(terrain: TerrainClass, mover: Mover) -> tuple[Fraction | None, str]:
     """The share of a move allowed in this going (None: no move), and why."""
+    if mover.unpreferred and terrain != TerrainClass.IMPASSABLE:
+        harder_going = harder(terrain)
+        factor, why = terrain_factor(harder_going, replace(mover, unpreferred=False))
+        return factor, f"un-preferred conditions: {terrain.label} counts as {why}"
     if terrain == TerrainClass.IMPASSABLE:
         return None, "impassable: no move"
     if terrain == TerrainClass.DIFFICULT:

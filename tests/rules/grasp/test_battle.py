@@ -595,6 +595,50 @@ def test_on_the_continuous_board_a_march_stops_just_inside_a_minefield():
     assert state.field.mines_at(pos) is None  # beaten, and the woods with them
 
 
+def prefs(preferred: list[str], unpreferred: str, conditions: str | None = None,
+          rolls: list[int] | None = None) -> tuple[GraspBattle, list[Any]]:
+    scen: dict[str, Any] = {"map": {"cols": 12, "rows": 8}, "sides": [
+        {"name": "West", "edge": "W", "units": WEST, "preferred": preferred,
+         "unpreferred": unpreferred},
+        {"name": "East", "edge": "E", "units": EAST}]}
+    if conditions:
+        scen["conditions"] = conditions
+    result = ENGINE.start(scenario=scen, settings={}, dice=FixedDice(rolls or [5, 1]))
+    return result.state, list(result.events)
+
+
+@pytest.mark.parametrize(("total", "conditions"), [
+    (4, "wet-cold"), (5, "wet-cold"), (6, "wet"), (9, "wet-hot"), (10, "temperate"),
+    (17, "temperate"), (18, "dry-cold"), (22, "dry"), (24, "dry-hot")])
+def test_the_prevailing_conditions_from_4d6(total, conditions):
+    from rules.grasp.battle import condition_for_roll
+
+    assert condition_for_roll(total) == conditions
+
+
+def test_conditions_are_rolled_when_a_side_has_preferences_and_harden_its_terrain():
+    state, events = prefs(["temperate", "dry"], "wet", rolls=[1, 2, 2, 1, 5, 1])
+    assert state.conditions == "wet"
+    assert [e.text for e in events[1:3]] == [
+        "The prevailing conditions: 4d6 = 6, wet.",
+        "West fights in its un-preferred conditions: all terrain is one level harder for it."]
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="H4"),
+                        cmd("West", "done"), cmd("East", "done"))
+    # Good going counts as light for West: 2 MU a hex, so its 3 MU buy one hex.
+    assert events[-1].text == "w-foot moves 3 MU toward its marker at H4: C4 → D3."
+    fixed, events = prefs(["temperate", "dry"], "wet", conditions="dry")
+    assert fixed.conditions == "dry" and all(e.kind != "conditions" for e in events)
+
+
+def test_preferences_are_temperate_and_one_other_and_a_third_unpreferred():
+    with pytest.raises(InputError) as caught:
+        prefs(["wet", "dry"], "wet-hot")
+    assert caught.value.field == "scenario.sides[0].preferred"
+    with pytest.raises(InputError) as caught:
+        prefs(["temperate", "dry"], "dry")
+    assert caught.value.message == "is a condition other than the preferred ones."
+
+
 # --- the end --------------------------------------------------------------------------------
 
 

@@ -53,7 +53,7 @@ from rules.grasp.combat import (
 )
 from rules.grasp.dielevels import DieLevel, DieSpec, GraspError, die_price, format_level, roll_pool
 from rules.grasp.fatigue import Attributes, SupplyRecipient, resupply
-from rules.grasp.field import EDGES, Facing, HexField, PlaneField, Pos, field_from_json
+from rules.grasp.field import EDGES, GOINGS, Facing, HexField, PlaneField, Pos, field_from_json
 from rules.grasp.terrain import Mover, TerrainClass
 from rules.grasp.units import (
     UNIT_FIELDS,
@@ -88,7 +88,7 @@ DEFAULT_MAX_TURNS = 12
 MAX_MAP_SIDE = 60
 MAX_UNITS = 100
 FLEE_SHELTER_MU = 10
-Step = Literal["command", "ambush", "fire", "combat", "over"]
+Step = Literal["deploy", "command", "ambush", "fire", "combat", "over"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -141,6 +141,20 @@ class GraspSide:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Deployment:
+    """Open deployment in progress: the sides from the lowest d6 up; the stage (terrain
+    pieces, quadrants, units); whose turn; the pieces each still places and the sector rolled
+    for the next; the quadrants chosen."""
+
+    order: tuple[str, ...]
+    stage: Literal["terrain", "quadrant", "units"]
+    turn: int = 0
+    pieces: tuple[tuple[str, int], ...] = ()
+    sector: str = ""
+    quadrants: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Waiting:
     """A unit not (yet) on the field: in reserve, or reallocated off-table."""
 
@@ -169,6 +183,7 @@ class GraspBattle:
     gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
+    deployment: Deployment | None = None
 
     def unit(self, unit_id: str, field: str = "unit") -> GraspUnit:
         for u in self.units:
@@ -207,8 +222,8 @@ class GraspOrder:
     elite_pip, hold) or `done`."""
 
     side: str
-    kind: Literal["marker", "enter", "off_table", "jam", "rally", "ambush_move", "fire",
-                  "fight", "done"]
+    kind: Literal["terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam",
+                  "rally", "ambush_move", "fire", "fight", "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -217,16 +232,24 @@ class GraspOrder:
     elite_pip: bool = False
     hold: bool = False
     pips: int = 0  # jam: reserved pips traded
+    going: str = ""  # terrain: the piece's going; place: its hexes or polygon
+    place: object = None
+    quadrant: str = ""
+    positions: tuple[tuple[str, object], ...] = ()  # deploy: unit → where
+
+
+ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam", "rally",
+               "ambush_move", "fire", "fight", "done")
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
-                      "elite_pip", "hold", "pips"), path)
+                      "elite_pip", "hold", "pips", "going", "place", "quadrant", "positions"),
+                path)
     return GraspOrder(
         side=get_str(obj, "side", path),
-        kind=get_choice(obj, "kind", ("marker", "enter", "off_table", "jam", "rally",  # type: ignore[arg-type]
-                                      "ambush_move", "fire", "fight", "done"), path),
+        kind=get_choice(obj, "kind", ORDER_KINDS, path),  # type: ignore[arg-type]
         unit=get_str(obj, "unit", path, default=""),
         target=get_str(obj, "target", path, default=""),
         to=obj.get("to"),
@@ -235,6 +258,10 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         elite_pip=get_bool(obj, "elite_pip", path),
         hold=get_bool(obj, "hold", path),
         pips=get_int(obj, "pips", path, minimum=0, maximum=1000, default=0),
+        going=get_str(obj, "going", path, default=""),
+        place=obj.get("place"),
+        quadrant=get_str(obj, "quadrant", path, default=""),
+        positions=tuple(as_object(obj.get("positions") or {}, child(path, "positions")).items()),
     )
 
 
@@ -399,7 +426,9 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
           ) -> StepResult[GraspBattle]:
     """Deploy the scenario's units and begin turn 1 (resupply, pips, phasing order)."""
     conf = _settings(settings, "settings", defaults=True)
-    only_fields(scenario, ("map", "sides", "conditions"), "scenario")
+    only_fields(scenario, ("map", "sides", "conditions", "deployment"), "scenario")
+    open_deployment = get_choice(scenario, "deployment", ("placed", "open"), "scenario",
+                                 default="placed") == "open"
     board = field_from_json(scenario.get("map"), "scenario.map", board=conf.board,
                             mu_per_hex=conf.mu_per_hex)
     raw_sides = get_list(scenario, "sides", "scenario")
@@ -435,11 +464,193 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
                                       "harder for it."))
     size = (f"a {board.grid.cols} × {board.grid.rows} map ({conf.mu_per_hex} MU a hex)"
             if isinstance(board, HexField) else f"a {board.width} × {board.height} MU board")
+    if open_deployment:
+        if units:
+            raise InputError("scenario.sides", "with open deployment the units are placed "
+                             "during deployment: give them no `at`.")
+        state, begun = _open_deployment(state, dice)
+        return StepResult(state=state, events=tuple(events + begun))
     events[:0] = [BattleEvent(kind="deployed", text=f"{len(units)} units deployed on {size}"
                           + (f", {len(waiting)} in reserve" if waiting else "") + ".",
-                          data={"units": {u.id: board.pos_json(u.pos) for u in units}})]
+                          data={"units": {u.id: board.pos_json(u.pos) for u in units
+                                          if not u.hidden}})]
     state, begun = _begin_turn(state, dice)
     return StepResult(state=state, events=tuple(events + begun))
+
+
+# ---------------------------------------------------------------------------
+# Open deployment
+
+
+SECTORS = {1: "NW", 2: "NE", 3: "SW", 4: "SE"}
+QUADRANTS = ("NW", "NE", "SW", "SE")
+POINTS_PER_PIECE = 100
+PIECE_SPAN_MU = 10
+PIECE_GOINGS = ("light", "difficult", "impassable")
+
+
+def _low_first(names: Sequence[str], dice: Dice) -> tuple[tuple[str, ...], list[str]]:
+    """Every side rolls 1d6; the lowest goes first (sides tied roll again among
+    themselves)."""
+    lines: list[str] = []
+
+    def rank(group: list[str], attempt: int) -> list[str]:
+        if len(group) <= 1:
+            return group
+        rolls = {n: dice.roll(6, f"deployment: {n}" + (f" (roll-off {attempt})"
+                                                        if attempt > 1 else ""))
+                 for n in group}
+        lines.append(", ".join(f"{n} {v}" for n, v in rolls.items()))
+        out: list[str] = []
+        for value in sorted(set(rolls.values())):
+            out += rank([n for n in group if rolls[n] == value], attempt + 1)
+        return out
+
+    return tuple(rank(list(names), 1)), lines
+
+
+def _open_deployment(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
+    before = len(dice.rolls)
+    order, lines = _low_first([s.name for s in state.sides], dice)
+    pieces = tuple((s.name, sum(unit_cost(w.type).total for w in state.waiting
+                                if w.side == s.name) // POINTS_PER_PIECE)
+                   for s in state.sides)
+    deployment = Deployment(order=order, stage="terrain", pieces=pieces)
+    events = [BattleEvent(kind="deployment", text="Open deployment: " + "; ".join(lines)
+                          + f". {' then '.join(order)}; terrain pieces: "
+                          + ", ".join(f"{n} {k}" for n, k in pieces) + ".",
+                          data={"order": list(order), "pieces": dict(pieces)},
+                          rolls=tuple(dice.rolls[before:]))]
+    state, more = _next_placer(replace(state, step="deploy", deployment=deployment), dice,
+                               start=0)
+    return state, events + more
+
+
+def _next_placer(state: GraspBattle, dice: Dice, *, start: int
+                 ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """The next side (round the order from `start`) with a terrain piece to place rolls its
+    sector; with none left, the quadrants are chosen."""
+    deployment = state.deployment
+    assert deployment is not None
+    left = dict(deployment.pieces)
+    n = len(deployment.order)
+    for k in range(n):
+        turn = (start + k) % n
+        side = deployment.order[turn]
+        if left.get(side, 0):
+            before = len(dice.rolls)
+            sector = SECTORS[dice.roll(4, f"terrain sector: {side}")]
+            state = replace(state, deployment=replace(deployment, stage="terrain", turn=turn,
+                                                      sector=sector))
+            return state, [BattleEvent(kind="sector", text=f"{side} places a terrain piece in "
+                                       f"the {sector} quarter.", data={"side": side,
+                                                                        "sector": sector},
+                                       rolls=tuple(dice.rolls[before:]))]
+    return replace(state, deployment=replace(deployment, stage="quadrant", turn=0,
+                                             sector="")), []
+
+
+def _deploy_order(state: GraspBattle, order: GraspOrder, dice: Dice
+                  ) -> tuple[GraspBattle, list[BattleEvent]]:
+    deployment = state.deployment
+    assert deployment is not None
+    wanted = {"terrain": "terrain", "quadrant": "quadrant", "units": "deploy"}[deployment.stage]
+    if order.kind != wanted:
+        raise BattleError(f"Deployment is at its {deployment.stage} stage: a {wanted} order.",
+                          rule="deployment", field="kind")
+    board = state.field
+    if deployment.stage == "terrain":
+        going = order.going
+        if going not in PIECE_GOINGS:
+            raise BattleError(f"A terrain piece is {', '.join(PIECE_GOINGS)} going.",
+                              rule="deployment", field="going")
+        try:
+            piece = board.piece_from_json(order.place, "place")
+        except InputError as exc:
+            raise BattleError(exc.message, rule="deployment", field="place") from exc
+        if any(board.quadrant(p) != deployment.sector for p in board.piece_places(piece)):
+            raise BattleError(f"The piece lies in the {deployment.sector} quarter its sector "
+                              "die gave.", rule="deployment", field="place")
+        if not board.piece_span_ok(piece, PIECE_SPAN_MU):
+            raise BattleError(f"A terrain piece measures no more than {PIECE_SPAN_MU} MU in "
+                              "any direction.", rule="deployment", field="place")
+        left = dict(deployment.pieces)
+        left[order.side] -= 1
+        state = replace(state, field=board.with_piece(piece, GOINGS[going]),
+                        deployment=replace(deployment, pieces=tuple(left.items())))
+        event = BattleEvent(kind="terrain", text=f"{order.side} places {going} terrain in the "
+                            f"{deployment.sector} quarter.",
+                            data={"side": order.side, "going": going,
+                                  "place": board.piece_json(piece)})
+        state, more = _next_placer(state, dice, start=deployment.turn + 1)
+        return state, [event, *more]
+    if deployment.stage == "quadrant":
+        taken = dict(deployment.quadrants)
+        if order.quadrant not in QUADRANTS or order.quadrant in taken.values():
+            free = [q for q in QUADRANTS if q not in taken.values()]
+            raise BattleError(f"{order.side} chooses a free quarter: {', '.join(free)}.",
+                              rule="deployment", field="quadrant")
+        quadrants = (*deployment.quadrants, (order.side, order.quadrant))
+        turn = deployment.turn + 1
+        stage: Literal["quadrant", "units"] = "quadrant"
+        if turn == len(deployment.order):
+            turn, stage = 0, "units"
+        state = replace(state, deployment=replace(deployment, quadrants=quadrants, turn=turn,
+                                                  stage=stage))
+        return state, [BattleEvent(kind="quadrant", text=f"{order.side} takes the "
+                                   f"{order.quadrant} quarter.")]
+    return _deploy_units(state, order, dice)
+
+
+def _deploy_units(state: GraspBattle, order: GraspOrder, dice: Dice
+                  ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """The side places the units it wants in its quarter; the rest stay in reserve."""
+    deployment = state.deployment
+    assert deployment is not None
+    board = state.field
+    quarter = dict(deployment.quadrants)[order.side]
+    mine = {w.id: w for w in state.waiting if w.side == order.side and not w.off_table}
+    placed: list[GraspUnit] = []
+    for name, where in order.positions:
+        at = f"positions.{name}"
+        if name not in mine:
+            raise BattleError(f"{order.side} has no unit {name!r} to deploy.",
+                              rule="deployment", field=at)
+        try:
+            p = board.pos_from_json(where, at)
+        except InputError as exc:
+            raise BattleError(exc.message, rule="deployment", field=at) from exc
+        w = mine[name]
+        if board.quadrant(p) != quarter or board.going(p) is TerrainClass.IMPASSABLE \
+                or any(board.overlap(p, u.pos) for u in (*state.units, *placed)):
+            raise BattleError(f"{name} deploys on a free place of {order.side}'s {quarter} "
+                              f"quarter that is not impassable, not {board.label(p)}.",
+                              rule="deployment", field=at)
+        if w.type.has(Special.AMBUSH) and board.going(p) not in AMBUSH_GOING:
+            raise BattleError(f"{name} lies in ambush: it deploys in light or difficult "
+                              "terrain.", rule="deployment", field=at)
+        placed.append(GraspUnit(id=w.id, side=w.side, type=w.type, pos=p, facing=w.facing,
+                                fatigue=w.type.fatigue, hidden=w.type.has(Special.AMBUSH),
+                                attributes=Attributes(cc=w.type.cc, fs=w.type.fs,
+                                                      mv=w.type.move
+                                                      if isinstance(w.type.move, DieSpec)
+                                                      else None)))
+    ids = {u.id for u in placed}
+    state = replace(state, units=(*state.units, *placed),
+                    waiting=tuple(w for w in state.waiting if w.id not in ids))
+    left = len(mine) - len(placed)
+    events = [BattleEvent(kind="deploy", text=f"{order.side} deploys {len(placed)} unit"
+                          f"{'' if len(placed) == 1 else 's'} in the {quarter} quarter"
+                          + (f", {left} in reserve" if left else "") + ".",
+                          data={"side": order.side,
+                                "units": {u.id: board.pos_json(u.pos) for u in placed
+                                          if not u.hidden}})]
+    turn = deployment.turn + 1
+    if turn < len(deployment.order):
+        return replace(state, deployment=replace(deployment, turn=turn)), events
+    state = replace(state, deployment=None, step="command")
+    state, begun = _begin_turn(state, dice)
+    return state, events + begun
 
 
 # ---------------------------------------------------------------------------
@@ -786,6 +997,9 @@ def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
 def acting_sides(state: GraspBattle) -> tuple[str, ...]:
     if state.step == "over":
         return ()
+    if state.step == "deploy":
+        assert state.deployment is not None
+        return (state.deployment.order[state.deployment.turn],)
     if state.step == "ambush":
         return (state.ambush_sides[state.acting],)
     return (state.phasing[state.acting],)
@@ -807,6 +1021,8 @@ def step(*, state: GraspBattle, orders: Sequence[GraspOrder], dice: Dice
 
 def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
+    if state.step == "deploy":
+        return _deploy_order(state, order, dice)
     if order.kind == "done":
         return _done(state, order, dice)
     expected = {"command": ("marker", "enter", "off_table", "jam", "rally"),
@@ -1519,14 +1735,40 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "step": state.step, "acted": list(state.acted), "busy": state.busy,
         "ambushers": list(state.ambushers), "ambush_sides": list(state.ambush_sides),
         "conditions": state.conditions,
+        "deployment": None if state.deployment is None else {
+            "order": list(state.deployment.order), "stage": state.deployment.stage,
+            "turn": state.deployment.turn, "pieces": dict(state.deployment.pieces),
+            "sector": state.deployment.sector,
+            "quadrants": dict(state.deployment.quadrants)},
         "gone": [{"unit": u, "why": w} for u, w in state.gone],
     }
+
+
+def _deployment_from_json(raw: object, names: Sequence[str]) -> Deployment | None:
+    if raw is None:
+        return None
+    path = "state.deployment"
+    obj = as_object(raw, path)
+    only_fields(obj, ("order", "stage", "turn", "pieces", "sector", "quadrants"), path)
+    order = get_str_list(obj, "order", path, what="a side")
+    if sorted(order) != sorted(names):
+        raise InputError(child(path, "order"), "lists every side once.")
+    pieces = as_object(obj.get("pieces") or {}, child(path, "pieces"))
+    quadrants = as_object(obj.get("quadrants") or {}, child(path, "quadrants"))
+    return Deployment(
+        order=order,
+        stage=get_choice(obj, "stage", ("terrain", "quadrant", "units"), path),  # type: ignore[arg-type]
+        turn=get_int(obj, "turn", path, minimum=0, maximum=len(order) - 1),
+        pieces=tuple((k, get_int(pieces, k, child(path, "pieces"), minimum=0)) for k in pieces),
+        sector=get_choice(obj, "sector", ("", *QUADRANTS), path, default=""),
+        quadrants=tuple((k, get_choice(quadrants, k, QUADRANTS, child(path, "quadrants")))
+                        for k in quadrants))
 
 
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
-                       "conditions"), "state")
+                       "conditions", "deployment"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -1537,20 +1779,21 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                                    with_state=True)
     names = [s.name for s in sides]
     phasing = get_str_list(data, "phasing", "state", what="a side")
-    if sorted(phasing) != sorted(names):
+    if sorted(phasing) != sorted(names) and (phasing or data.get("step") != "deploy"):
         raise InputError("state.phasing", "lists every side once.")
     gone = tuple((get_str(as_object(g, "state.gone"), "unit", "state.gone"),
                   get_str(as_object(g, "state.gone"), "why", "state.gone"))
                  for g in get_list(data, "gone", "state", default=True))
     return GraspBattle(
         settings=settings, field=board, sides=tuple(sides), units=tuple(units),
-        turn=get_int(data, "turn", "state", minimum=1, maximum=1000), phasing=phasing,
-        acting=get_int(data, "acting", "state", minimum=0, maximum=len(phasing) - 1),
-        step=get_choice(data, "step", ("command", "ambush", "fire", "combat",  # type: ignore[arg-type]
-                                       "over"), "state"),
+        turn=get_int(data, "turn", "state", minimum=0, maximum=1000), phasing=phasing,
+        acting=get_int(data, "acting", "state", minimum=0, maximum=max(0, len(phasing) - 1)),
+        step=get_choice(data, "step", ("deploy", "command", "ambush", "fire",  # type: ignore[arg-type]
+                                       "combat", "over"), "state"),
         ambushers=get_str_list(data, "ambushers", "state", what="a unit id"),
         ambush_sides=get_str_list(data, "ambush_sides", "state", what="a side"),
         conditions=get_choice(data, "conditions", ("", *CONDITIONS), "state", default=""),
+        deployment=_deployment_from_json(data.get("deployment"), names),
         acted=get_str_list(data, "acted", "state", what="a unit id"),
         busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting))
 

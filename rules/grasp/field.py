@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from rules.battle import hex_from_json, on_map
-from rules.boards import HexPlaces, PlanePlaces, areas_from_json, number_json
+from rules.boards import HexPlaces, PlanePlaces, areas_from_json, number_json, point_from_json
 from rules.grasp.dielevels import GraspError, parse_die
 from rules.grasp.terrain import Mines, Mover, TerrainClass, hex_entry_cost, terrain_factor
 from rules.hexgrid import (
@@ -33,6 +33,7 @@ from rules.hexgrid import (
     distance,
     facing_towards,
     format_label,
+    hex_to_offset,
     line,
     neighbor,
     neighbors,
@@ -82,6 +83,38 @@ class HexField(HexPlaces):
         assert isinstance(p, Hex)
         found = self.mines.get(p)
         return None if found is None or found.cleared else found
+
+    def quadrant(self, p: Pos) -> str:
+        """NW, NE, SW or SE: the quarters of a cross through the map's centre (row 1 is
+        north; a middle row or column of an odd map counts as south or east)."""
+        assert isinstance(p, Hex)
+        col, row = hex_to_offset(p)
+        rows, cols = self.grid.rows, self.grid.cols
+        return ("N" if 2 * row <= rows - rows % 2 else "S") + (
+            "W" if 2 * col < cols - cols % 2 else "E")
+
+    def piece_from_json(self, value: object, path: str) -> tuple[Pos, ...]:
+        """A terrain piece on the hex map: the hexes it covers."""
+        if not isinstance(value, list) or not 1 <= len(value) <= 100:
+            raise InputError(path, "is the list of hexes the piece covers (1 to 100).")
+        return tuple(self.pos_from_json(v, child(path, i)) for i, v in enumerate(value))
+
+    def piece_span_ok(self, piece: Sequence[Pos], mu: int) -> bool:
+        hexes = [p for p in piece if isinstance(p, Hex)]
+        return all(distance(a, b) * self.mu_per_hex <= mu for a in hexes for b in hexes)
+
+    def piece_places(self, piece: Sequence[Pos]) -> list[Pos]:
+        return list(piece)
+
+    def with_piece(self, piece: Sequence[Pos], going: TerrainClass) -> HexField:
+        terrain = dict(self.terrain)
+        for p in piece:
+            assert isinstance(p, Hex)
+            terrain[p] = going
+        return replace(self, terrain=terrain)
+
+    def piece_json(self, piece: Sequence[Pos]) -> object:
+        return [self.label(p) for p in piece]
 
     def with_ground(self, p: Pos, ground: TerrainClass, mines: Mines | None) -> HexField:
         """The field after the terrain at p (and its mines) changed."""
@@ -247,6 +280,36 @@ class PlaneField(PlanePlaces):
         assert isinstance(p, Point)
         return next((a.mines for a in self.areas if a.mines is not None
                      and not a.mines.cleared and inside(p, a.polygon)), None)
+
+    def quadrant(self, p: Pos) -> str:
+        """NW, NE, SW or SE: the quarters of a cross through the board's centre (y grows to
+        the north; the centre lines count as north and east)."""
+        assert isinstance(p, Point)
+        return ("N" if 2 * p.y >= self.height else "S") + ("W" if 2 * p.x < self.width else "E")
+
+    def piece_from_json(self, value: object, path: str) -> tuple[Pos, ...]:
+        """A terrain piece on the continuous board: its polygon's corners."""
+        if not isinstance(value, list) or not 3 <= len(value) <= 40:
+            raise InputError(path, "is the polygon of the piece: 3 to 40 corners [x, y].")
+        corners = tuple(point_from_json(v, child(path, i), "MU") for i, v in enumerate(value))
+        for i, c in enumerate(corners):
+            if not (0 <= c.x <= self.width and 0 <= c.y <= self.height):
+                raise InputError(child(path, i), f"{self.label(c)} is off the board.")
+        return corners
+
+    def piece_span_ok(self, piece: Sequence[Pos], mu: int) -> bool:
+        corners = [p for p in piece if isinstance(p, Point)]
+        return all(dist2(a, b) <= mu * mu for a in corners for b in corners)
+
+    def piece_places(self, piece: Sequence[Pos]) -> list[Pos]:
+        return list(piece)
+
+    def with_piece(self, piece: Sequence[Pos], going: TerrainClass) -> PlaneField:
+        corners = tuple(p for p in piece if isinstance(p, Point))
+        return replace(self, areas=(*self.areas, Area(going=going, polygon=corners)))
+
+    def piece_json(self, piece: Sequence[Pos]) -> object:
+        return [self.pos_json(p) for p in piece]
 
     def with_ground(self, p: Pos, ground: TerrainClass, mines: Mines | None) -> PlaneField:
         """The field after the mined area at p (its terrain and mines) changed: on the

@@ -55,6 +55,8 @@ def cmd(side: str, kind: str, **kw: Any) -> GraspOrder:
         kw["to"] = parse_label(kw["to"])
     if "supports" in kw:
         kw["supports"] = tuple(kw["supports"])
+    if "positions" in kw:
+        kw["positions"] = tuple(kw["positions"].items())
     return GraspOrder(side=side, kind=kind, **kw)  # type: ignore[arg-type]
 
 
@@ -639,6 +641,53 @@ def test_preferences_are_temperate_and_one_other_and_a_third_unpreferred():
     assert caught.value.message == "is a condition other than the preferred ones."
 
 
+def open_field(rolls: list[int], **conf: Any) -> GraspBattle:
+    def army(prefix: str) -> list[dict[str, Any]]:
+        return [{"id": f"{prefix}-general", "facing": "N", "type": GENERAL},
+                *({"id": f"{prefix}-foot-{i}", "facing": "N", "type": FOOT} for i in range(4))]
+
+    scen = {"map": {"cols": 12, "rows": 8}, "deployment": "open",
+            "sides": [{"name": "West", "edge": "W", "units": army("w")},
+                      {"name": "East", "edge": "E", "units": army("e")}]}
+    return ENGINE.start(scenario=scen, settings=conf, dice=FixedDice(rolls)).state
+
+
+def test_a_terrain_piece_measures_no_more_than_10_mu():
+    state = open_field([2, 5, 1], mu_per_hex=3)
+    error = refused(state, cmd("West", "terrain", going="light", place=["A1", "F1"]))
+    assert str(error) == "A terrain piece measures no more than 10 MU in any direction."
+
+
+def test_open_deployment_terrain_in_rolled_sectors_then_quarters_then_units():
+    # 1d6 each: West 2, East 5 → West first; each army is 114 points: one piece each.
+    state = open_field([2, 5, 1])
+    assert (state.step, acting_sides(state), state.deployment.sector) == (
+        "deploy", ("West",), "NW")
+    error = refused(state, cmd("West", "terrain", going="light", place=["H6"]))
+    assert str(error) == "The piece lies in the NW quarter its sector die gave."
+    state, events = act(state, [4], cmd("West", "terrain", going="light", place=["B2", "B3"]))
+    assert events[-1].text == "East places a terrain piece in the SE quarter."
+    state, _ = act(state, [], cmd("East", "terrain", going="difficult", place=["K7"]))
+    assert state.field.going(parse_label("B2")) is TerrainClass.LIGHT
+    assert state.deployment.stage == "quadrant"
+    state, _ = act(state, [], cmd("West", "quadrant", quadrant="SW"))
+    error = refused(state, cmd("East", "quadrant", quadrant="SW"))
+    assert str(error) == "East chooses a free quarter: NW, NE, SE."
+    state, _ = act(state, [], cmd("East", "quadrant", quadrant="NE"))
+    error = refused(state, cmd("West", "deploy", positions={"w-foot-0": "K2"}))
+    assert str(error) == ("w-foot-0 deploys on a free place of West's SW quarter that is not "
+                          "impassable, not K2.")
+    state, events = act(state, [], cmd("West", "deploy", positions={
+        "w-general": "B6", "w-foot-0": "C5", "w-foot-1": "C6", "w-foot-2": "C7"}))
+    assert events[0].text == "West deploys 4 units in the SW quarter, 1 in reserve."
+    state, events = act(state, [3, 4], cmd("East", "deploy", positions={
+        "e-general": "K2", "e-foot-0": "J2", "e-foot-1": "J3", "e-foot-2": "J4",
+        "e-foot-3": "J1"}))
+    assert (state.step, state.turn, state.phasing) == ("command", 1, ("East", "West"))
+    assert [w.id for w in state.waiting] == ["w-foot-3"]
+    check_json_form(ENGINE, state, [cmd("East", "done")])
+
+
 # --- the end --------------------------------------------------------------------------------
 
 
@@ -799,3 +848,23 @@ def test_on_the_continuous_board_bases_never_overlap_and_stay_on_it(seed):
             for b in state.units:
                 if a.id < b.id:
                     assert not state.field.overlap(a.pos, b.pos)
+
+
+def test_open_deployment_on_the_continuous_board():
+    def army(prefix: str) -> list[dict[str, Any]]:
+        return [{"id": f"{prefix}-general", "facing": [1, 0], "type": GENERAL},
+                *({"id": f"{prefix}-foot-{i}", "facing": [1, 0], "type": FOOT}
+                  for i in range(4))]
+
+    scen = {"map": {"width": 16, "height": 10}, "deployment": "open",
+            "sides": [{"name": "West", "edge": "W", "units": army("w")},
+                      {"name": "East", "edge": "E", "units": army("e")}]}
+    state = ENGINE.start(scenario=scen, settings={"board": "continuous"},
+                         dice=FixedDice([2, 5, 3])).state
+    assert state.deployment.sector == "SW"
+    error = refused(state, cmd("West", "terrain", going="light",
+                               place=[[6, 1], [9, 1], [9, 3]]))  # x 9 is in the east half
+    assert str(error) == "The piece lies in the SW quarter its sector die gave."
+    state, _ = act(state, [2], cmd("West", "terrain", going="light",
+                                   place=[[1, 1], [4, 1], [4, 4], [1, 4]]))
+    assert state.field.going(Point(Fraction(2), Fraction(2))) is TerrainClass.LIGHT

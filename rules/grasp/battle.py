@@ -123,7 +123,7 @@ class GraspUnit:
         t = self.type
         return Mover(small=t.has(Special.SMALL), big=t.has(Special.BIG),
                      agile=t.has(Special.AGILE), flyer=t.has(Special.FLYER),
-                     tunneller=t.has(Special.TUNNELLER))
+                     tunneller=t.has(Special.TUNNELLER), confined=t.has(Special.DENIZEN))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -443,6 +443,10 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
             raise InputError("scenario.sides", f"{u.id} lies in ambush in "
                              f"{board.going(u.pos).label} going at {board.label(u.pos)}: an "
                              "ambush is map-marked in light or difficult terrain.")
+        if u.type.has(Special.DENIZEN) and board.going(u.pos) not in AMBUSH_GOING:
+            raise InputError("scenario.sides", f"{u.id} is a denizen: it is deployed in light "
+                             f"or difficult terrain, not {board.going(u.pos).label} going at "
+                             f"{board.label(u.pos)}.")
     events: list[BattleEvent] = []
     conditions = ""
     if scenario.get("conditions") is not None:
@@ -895,6 +899,10 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
     friendly supply unit, then a command unit, within 10 MU, else the side's base edge,
     where it leaves the field."""
     board = state.field
+    if unit.type.has(Special.DENIZEN):
+        state = _gone(state, unit, "was forced from its terrain")
+        return state, [BattleEvent(kind="eliminated", text=f"{unit.id}, a denizen driven to "
+                                   "flee its terrain, is removed.")]
     if away_from is not None and sum(1 for e in state.enemies(unit)
                                      if board.in_contact(e, unit.pos)) > 1:
         state = _gone(state, unit, "was captured")
@@ -983,7 +991,8 @@ def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
     sides = tuple(replace(s, lost=s.lost + cost) if s.name == unit.side else s
                   for s in state.sides)
     units = tuple(u for u in state.units if u.id != unit.id)
-    if unit.type.has(Special.HORDE) and why == "was destroyed":
+    if (unit.type.has(Special.HORDE) or unit.type.has(Special.DENIZEN)) \
+            and why == "was destroyed":
         back = Waiting(id=unit.id, side=unit.side, type=unit.type, facing=unit.facing,
                        respawn=True)
         return replace(state, units=units, sides=sides, waiting=(*state.waiting, back))
@@ -1143,9 +1152,14 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
     except InputError as exc:
         raise BattleError(exc.message, rule="reserves", field="to") from exc
     board = state.field
-    if not board.contains(to) or not board.at_edge(to, side.edge) \
-            or board.going(to) is TerrainClass.IMPASSABLE \
-            or any(board.overlap(to, u.pos) for u in state.units):
+    free = board.contains(to) and not any(board.overlap(to, u.pos) for u in state.units)
+    if unit.type.has(Special.DENIZEN) and unit.respawn:
+        if not free or board.going(to) not in AMBUSH_GOING:
+            raise BattleError(f"{unit.id}, a denizen, re-spawns at a free place of light or "
+                              f"difficult terrain, not {board.label(to)}.", rule="reserves",
+                              field="to")
+    elif not free or not board.at_edge(to, side.edge) \
+            or board.going(to) is TerrainClass.IMPASSABLE:
         raise BattleError(f"{unit.id} comes on at a free place of {side.name}'s {side.edge} "
                           f"edge, not {board.label(to)}.", rule="reserves", field="to")
     entered = GraspUnit(id=unit.id, side=unit.side, type=unit.type, pos=to,
@@ -1629,7 +1643,16 @@ def _recoil(state: GraspBattle, unit: GraspUnit, enemy: GraspUnit
             ) -> tuple[GraspBattle, list[BattleEvent]]:
     """1 MU straight back from the enemy (one hex on the hex map), where the unit may go; a
     unit that cannot recoil stands."""
-    to = state.field.away(_mover(state, unit), unit.pos, enemy.pos, state.others(unit))
+    mover = _mover(state, unit)
+    to = state.field.away(mover, unit.pos, enemy.pos, state.others(unit))
+    if unit.type.has(Special.DENIZEN):
+        # Where the recoil would take it, its terrain or not: out of it, it is removed.
+        forced = state.field.away(replace(mover, confined=False), unit.pos, enemy.pos,
+                                  state.others(unit))
+        if forced is not None and state.field.going(forced) not in AMBUSH_GOING:
+            state = _gone(state, unit, "was forced from its terrain")
+            return state, [BattleEvent(kind="eliminated", text=f"{unit.id}, a denizen forced "
+                                       "from its terrain, is removed.")]
     if to is None:
         return state, [BattleEvent(kind="recoil", text=f"{unit.id} cannot recoil and stands.")]
     state = _put(state, replace(unit, pos=to))

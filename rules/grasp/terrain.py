@@ -124,6 +124,8 @@ class Mover:
     tunneller: bool = False
     # Fighting in its un-preferred conditions: all terrain one level harder to negotiate.
     unpreferred: bool = False
+    # A denizen lives in light or difficult terrain and never leaves it of its own will.
+    confined: bool = False
 
     @property
     def ignores_light(self) -> bool:
@@ -142,6 +144,8 @@ class LevelChange(enum.StrEnum):
 
 def terrain_factor(terrain: TerrainClass, mover: Mover) -> tuple[Fraction | None, str]:
     """The share of a move allowed in this going (None: no move), and why."""
+    if mover.confined and terrain == TerrainClass.GOOD:
+        return None, "a denizen does not leave its terrain"
     if mover.unpreferred and terrain != TerrainClass.IMPASSABLE:
         harder_going = harder(terrain)
         factor, why = terrain_factor(harder_going, replace(mover, unpreferred=False))

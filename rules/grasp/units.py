@@ -55,6 +55,7 @@ class Special(enum.StrEnum):
     ELITE = "elite"  # may add 1 to a roll with a reserved pip, before it is rolled
     GREEN = "green"  # a draw is a loss; its orders cost twice the pips
     AMBUSH = "ambush"  # map-marked in terrain; a free activation when an enemy comes in reach
+    DENIZEN = "denizen"  # lives in light or difficult terrain; removed if forced out of it
 
 
 # The specials whose Fatigue is bought at double price ("X2 Fat").

@@ -868,3 +868,45 @@ def test_open_deployment_on_the_continuous_board():
     state, _ = act(state, [2], cmd("West", "terrain", going="light",
                                    place=[[1, 1], [4, 1], [4, 4], [1, 4]]))
     assert state.field.going(Point(Fraction(2), Fraction(2))) is TerrainClass.LIGHT
+
+
+DENIZEN = {"cc": "d8", "fatigue": "d6", "move": 3, "specials": ["denizen"]}
+
+
+def test_a_denizen_keeps_to_its_terrain_and_is_removed_when_forced_out():
+    woods = {"F3": "light", "F4": "light", "G4": "light", "F5": "light"}
+    east = [unit("e-general", "K1", GENERAL, "NW"), unit("e-troll", "F4", DENIZEN, "NW")]
+    state = begin(WEST, east, [1, 5], terrain=woods)
+    # Its march toward C4 stops at the edge of its woods: it does not leave them.
+    marched, _ = act(state, [], cmd("East", "marker", unit="e-troll", to="C4"),
+                     cmd("East", "done"), cmd("West", "done"))
+    assert where(marched, "e-troll") == "F4"
+    fought = to_combat(replace(state, phasing=("West", "East"), units=tuple(
+        replace(u, pos=parse_label("E4")) if u.id == "w-foot" else u for u in state.units)))
+    fought, events = act(fought, [6, 1], cmd("West", "fight", unit="w-foot", target="e-troll"))
+    # Beaten, it would recoil straight away from E4 onto G5, open ground: it is removed.
+    assert events[-1].text == "e-troll, a denizen forced from its terrain, is removed."
+    assert (dict(fought.gone)["e-troll"], fought.waiting) == ("was forced from its terrain", ())
+
+
+def test_a_denizen_needs_light_or_difficult_terrain_to_deploy():
+    with pytest.raises(InputError) as caught:
+        begin(WEST, [unit("e-general", "K1", GENERAL, "NW"),
+                     unit("e-troll", "F4", DENIZEN, "NW")], [5, 1])
+    assert caught.value.message == ("e-troll is a denizen: it is deployed in light or "
+                                    "difficult terrain, not good going at F4.")
+
+
+def test_a_destroyed_denizen_re_spawns_in_light_or_difficult_terrain_for_2_pips():
+    from rules.grasp.battle import _gone
+
+    woods = {"F3": "light", "F4": "light"}
+    state = begin(WEST, [unit("e-general", "K1", GENERAL, "NW"),
+                         unit("e-troll", "F4", DENIZEN, "NW")], [1, 5], terrain=woods)
+    state = _gone(state, state.unit("e-troll"), "was destroyed")
+    error = refused(state, cmd("East", "enter", unit="e-troll", to="C2"))
+    assert str(error) == ("e-troll, a denizen, re-spawns at a free place of light or difficult "
+                          "terrain, not C2.")
+    state, events = act(state, [], cmd("East", "enter", unit="e-troll", to="F3"))
+    assert (where(state, "e-troll"), events[0].text) == ("F3", "e-troll re-spawns at F3 "
+                                                         "(2 pips).")

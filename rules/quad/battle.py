@@ -32,6 +32,7 @@ from rules.battle import (
     Engine,
     Outcome,
     StepResult,
+    apply_orders,
     hex_from_json,
     map_from_json,
     standing_verdict,
@@ -302,37 +303,34 @@ def acting_sides(state: QuadBattle) -> tuple[str, ...]:
 
 
 def step(*, state: QuadBattle, orders: Sequence[QuadOrder], dice: Dice) -> StepResult[QuadBattle]:
-    """Apply `orders` in order; each must come from a side that acts at that moment."""
-    if not orders:
-        raise BattleError("Give at least one order.", field="orders")
-    events: list[BattleEvent] = []
-    for index, order in enumerate(orders):
-        if state.step == "over":
-            raise BattleError("The battle is over.", rule="victory", field=f"orders[{index}]")
+    """Apply `orders` in order; each must come from a side that acts at that moment (a
+    `policy` order from any side at any moment)."""
+
+    def check(state: QuadBattle, order: QuadOrder) -> None:
         state.side(order.side)
+        if order.kind != "policy" and order.side not in acting_sides(state):
+            raise BattleError(f"{order.side} does not act now: {_who_acts(state)}.",
+                              rule="turn")
+
+    def apply(state: QuadBattle, order: QuadOrder, dice: Dice
+              ) -> tuple[QuadBattle, list[BattleEvent]]:
         if order.kind == "policy":
             policy = order.policy or Policy()
             state = replace(state, sides=tuple(replace(s, policy=policy)
                                                if s.name == order.side else s
                                                for s in state.sides))
-            events.append(BattleEvent(kind="policy", text=f"{order.side} will block "
-                                      f"{policy.block.replace('_', ' ')} and strike back "
-                                      f"{policy.strike_back.replace('_', ' ')}."))
-            continue
-        if order.side not in acting_sides(state):
-            raise BattleError(
-                f"{order.side} does not act now: {_who_acts(state)}.", rule="turn",
-                field=f"orders[{index}]")
+            return state, [BattleEvent(kind="policy", text=f"{order.side} will block "
+                                       f"{policy.block.replace('_', ' ')} and strike back "
+                                       f"{policy.strike_back.replace('_', ' ')}.")]
         before = len(dice.rolls)
         state, happened = _apply(state, order, dice)
         rolls = tuple(dice.rolls[before:])
-        if happened:
-            first, *rest = happened
-            events.append(replace(first, rolls=rolls))
-            events.extend(rest)
+        events = [replace(happened[0], rolls=rolls), *happened[1:]] if happened else []
         state, ended = _after(state, dice)
-        events.extend(ended)
-    return StepResult(state=state, events=tuple(events))
+        return state, events + ended
+
+    return apply_orders(state, orders, dice, over=lambda s: s.step == "over", check=check,
+                        apply=apply)
 
 
 def _who_acts(state: QuadBattle) -> str:

@@ -207,6 +207,15 @@ def map_from_json(data: object, path: str, terrains: Mapping[str, T], *, plain: 
     return grid, terrain
 
 
+def victory_event(verdict: Outcome | None, *, why: str = "") -> BattleEvent:
+    """The event that closes a battle: the victory check's verdict, and why it ended."""
+    assert verdict is not None
+    return BattleEvent(kind="victory",
+                       text=f"The battle ends: {why}. {verdict.reason}" if why
+                       else verdict.reason,
+                       data={"winner": verdict.winner, "scores": dict(verdict.scores)})
+
+
 def standing_verdict(scores: Mapping[str, int], *, turn: int, measure: str, wiped: str,
                      period: str = "turn") -> Outcome:
     """The victory check both systems read the same way: one side left standing wins

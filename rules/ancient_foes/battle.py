@@ -66,6 +66,7 @@ from rules.battle import (
     StepResult,
     apply_orders,
     standing_verdict,
+    victory_event,
 )
 from rules.dice import Dice, DiceError, FixedDice, Roll
 from rules.hexgrid import Direction, Hex
@@ -921,10 +922,7 @@ def _check_victory(state: AfBattle) -> tuple[AfBattle, list[BattleEvent]]:
 
 def _finish(state: AfBattle) -> tuple[AfBattle, list[BattleEvent]]:
     state = replace(state, step="over", queue=())
-    verdict = outcome(state)
-    assert verdict is not None
-    return state, [BattleEvent(kind="victory", text=verdict.reason,
-                               data={"winner": verdict.winner, "scores": dict(verdict.scores)})]
+    return state, [victory_event(outcome(state))]
 
 
 def outcome(state: AfBattle) -> Outcome | None:

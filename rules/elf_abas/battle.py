@@ -43,6 +43,7 @@ from rules.battle import (
     map_from_json,
     on_map,
     standing_verdict,
+    victory_event,
 )
 from rules.dice import Dice
 from rules.elf_abas.activation import activation_order
@@ -995,10 +996,7 @@ def _rest(state: ElfBattle) -> list[BattleEvent]:
 
 def _finish(state: ElfBattle) -> tuple[ElfBattle, list[BattleEvent]]:
     state = replace(state, step="over", queue=(), follows=(), pending=None)
-    verdict = outcome(state)
-    assert verdict is not None
-    return state, [BattleEvent(kind="victory", text=verdict.reason,
-                               data={"winner": verdict.winner, "scores": dict(verdict.scores)})]
+    return state, [victory_event(outcome(state))]
 
 
 def outcome(state: ElfBattle) -> Outcome | None:

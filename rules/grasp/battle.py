@@ -38,6 +38,7 @@ from rules.battle import (
     Outcome,
     StepResult,
     apply_orders,
+    victory_event,
 )
 from rules.dice import Dice
 from rules.grasp.combat import (
@@ -50,6 +51,9 @@ from rules.grasp.combat import (
     Size,
     resolve_close_combat,
     resolve_fire,
+)
+from rules.grasp.combat import (
+    Outcome as CombatOutcome,
 )
 from rules.grasp.dielevels import DieLevel, DieSpec, GraspError, die_price, format_level, roll_pool
 from rules.grasp.fatigue import Attributes, SupplyRecipient, resupply
@@ -875,20 +879,13 @@ def _minefield(state: GraspBattle, unit: GraspUnit, came_from: Pos, dice: Dice
                 state = replace(state, field=board.with_ground(unit.pos, out.terrain_after,
                                                                out.mines_after))
             continue
-        if out.destroyed or out.surrendered:
-            why = "was destroyed" if out.destroyed else "surrendered"
-            state = _gone(state, unit, why)
-            events.append(BattleEvent(kind="eliminated", text=f"{unit.id} {why}."))
-            continue
-        hurt = replace(unit, fatigue=out.fatigue_after,
-                       attributes=out.attributes if out.attributes is not None
-                       else unit.attributes)
-        if out.recoils and came_from != unit.pos and not any(
+        state, hurt, lost = _suffer(state, unit, out)
+        events.extend(lost)
+        if hurt is not None and out.recoils and came_from != unit.pos and not any(
                 board.overlap(came_from, p) for p in state.others(unit)):
-            hurt = replace(hurt, pos=came_from)
+            state = _put(state, replace(hurt, pos=came_from))
             events.append(BattleEvent(kind="recoil", text=f"{unit.id} recoils to "
                                       f"{state.label(came_from)}."))
-        state = _put(state, hurt)
     state, ended = _check_end(state)
     return state, events + ended
 
@@ -1599,15 +1596,11 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
         unit = next((u for u in state.units if u.id == out.name), None)
         if unit is None:
             continue
-        if out.destroyed or out.surrendered:
-            why = "was destroyed" if out.destroyed else "surrendered"
-            state = _gone(state, unit, why)
-            events.append(BattleEvent(kind="eliminated", text=f"{unit.id} {why}."))
+        state, hurt, lost = _suffer(state, unit, out)
+        events.extend(lost)
+        if hurt is None:
             continue
-        unit = replace(unit, fatigue=out.fatigue_after,
-                       attributes=out.attributes if out.attributes is not None
-                       else unit.attributes)
-        state = _put(state, unit)
+        unit = hurt
         horde_breaks = unit.type.has(Special.HORDE) and out.result in ("draw", "lost")
         if horde_breaks and _kept_roll(result, unit.id) == 1:
             state = _gone(state, unit, "surrendered")
@@ -1623,6 +1616,20 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
             events.extend(moved)
     state, ended = _check_end(state)
     return state, events + ended
+
+
+def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome
+            ) -> tuple[GraspBattle, GraspUnit | None, list[BattleEvent]]:
+    """What a combat did to a unit: gone (destroyed, surrendered), or its fatigue die and
+    attributes as they are now."""
+    if out.destroyed or out.surrendered:
+        why = "was destroyed" if out.destroyed else "surrendered"
+        return _gone(state, unit, why), None, [BattleEvent(kind="eliminated",
+                                                           text=f"{unit.id} {why}.")]
+    hurt = replace(unit, fatigue=out.fatigue_after,
+                   attributes=out.attributes if out.attributes is not None
+                   else unit.attributes)
+    return _put(state, hurt), hurt, []
 
 
 def _kept_roll(result: CombatResult, name: str) -> int | None:
@@ -1703,11 +1710,7 @@ def points_lost(state: GraspBattle, side: str) -> int:
 
 def _finish(state: GraspBattle, why: str) -> tuple[GraspBattle, list[BattleEvent]]:
     state = replace(state, step="over")
-    verdict = outcome(state)
-    assert verdict is not None
-    return state, [BattleEvent(kind="victory", text=f"The battle ends: {why}. {verdict.reason}",
-                               data={"winner": verdict.winner,
-                                     "points_lost": dict(verdict.scores)})]
+    return state, [victory_event(outcome(state), why=why)]
 
 
 def outcome(state: GraspBattle) -> Outcome | None:

@@ -36,6 +36,7 @@ from rules.battle import (
     hex_from_json,
     map_from_json,
     standing_verdict,
+    victory_event,
 )
 from rules.dice import Dice, DiceError
 from rules.hexgrid import Grid, Hex, distance, format_label
@@ -542,18 +543,12 @@ def _after(state: QuadBattle, dice: Dice) -> tuple[QuadBattle, list[BattleEvent]
     """After an order: the victory check; a turn over opens the next turn's draw."""
     del dice
     if _over(state):
-        verdict = outcome(replace(state, step="over"))
-        assert verdict is not None
         return replace(state, step="over", waiting=()), [
-            BattleEvent(kind="victory", text=verdict.reason,
-                        data={"winner": verdict.winner, "scores": dict(verdict.scores)})]
+            victory_event(outcome(replace(state, step="over")))]
     if state.step in ("activation", "steal") and state.cards.active is None:
         if state.cards.turn >= state.settings.max_turns:
-            verdict = outcome(replace(state, step="over"))
-            assert verdict is not None
             return replace(state, step="over", waiting=()), [
-                BattleEvent(kind="victory", text=verdict.reason,
-                            data={"winner": verdict.winner, "scores": dict(verdict.scores)})]
+                victory_event(outcome(replace(state, step="over")))]
         return replace(state, step="draw", waiting=()), [
             BattleEvent(kind="turn_over", text=f"Turn {state.cards.turn} is over; turn "
                         f"{state.cards.turn + 1} begins with the draw.")]

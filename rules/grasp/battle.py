@@ -843,10 +843,16 @@ def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[
             data={"unit": unit.id, "at": state.field.pos_json(moved.pos)},
             rolls=tuple(dice.rolls[before:])))
         if path:
-            came_from = path[-2] if len(path) > 1 else unit.pos
-            state, struck = _minefield(state, state.unit(unit.id), came_from, dice)
+            state, struck = _into_mines(state, unit, path, dice)
             events.extend(struck)
     return state, events
+
+
+def _into_mines(state: GraspBattle, unit: GraspUnit, path: Sequence[Pos], dice: Dice
+                ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """After a move along `path` from where `unit` stood: mines where it ended engage it."""
+    came_from = path[-2] if len(path) > 1 else unit.pos
+    return _minefield(state, state.unit(unit.id), came_from, dice)
 
 
 def _minefield(state: GraspBattle, unit: GraspUnit, came_from: Pos, dice: Dice
@@ -934,8 +940,7 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
         state, spread = _rout(state, fleeing, dice)
         events.extend(spread)
         if any(u.id == unit.id for u in state.units):
-            state, struck = _minefield(state, state.unit(unit.id),
-                                       path[-2] if len(path) > 1 else unit.pos, dice)
+            state, struck = _into_mines(state, unit, path, dice)
             events.extend(struck)
     return state, events
 
@@ -1417,8 +1422,7 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
                           + (_route(state, unit.pos, path) if path else "it stays put")
                           + ".", rolls=tuple(dice.rolls[before:]))]
     if path:
-        state, struck = _minefield(state, state.unit(unit.id),
-                                   path[-2] if len(path) > 1 else unit.pos, dice)
+        state, struck = _into_mines(state, unit, path, dice)
         events.extend(struck)
     return state, events
 

@@ -185,6 +185,8 @@ class GraspBattle:
     ambush_sides: tuple[str, ...] = ()
     busy: bool = False  # a marker was placed, a unit fired or moved this turn
     gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
+    prisoners: tuple[tuple[str, str], ...] = ()  # captured or surrendered unit → its captor
+    recruited: tuple[str, ...] = ()  # prisoners who joined their captor after the battle
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
     deployment: Deployment | None = None
@@ -683,7 +685,7 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
         if any(u.id == unit.id for u in state.units):
             state, fled = _flee(state, state.unit(unit.id), dice, away_from=None)
             events.extend(fled)
-    state, ended = _check_end(state)
+    state, ended = _check_end(state, dice)
     if ended:
         return state, events + ended
     totals: dict[str, int] = {}
@@ -885,14 +887,14 @@ def _minefield(state: GraspBattle, unit: GraspUnit, came_from: Pos, dice: Dice
                 state = replace(state, field=board.with_ground(unit.pos, out.terrain_after,
                                                                out.mines_after))
             continue
-        state, hurt, lost = _suffer(state, unit, out)
+        state, hurt, lost = _suffer(state, unit, out, captor="")
         events.extend(lost)
         if hurt is not None and out.recoils and came_from != unit.pos and not any(
                 board.overlap(came_from, p) for p in state.others(unit)):
             state = _put(state, replace(hurt, pos=came_from))
             events.append(BattleEvent(kind="recoil", text=f"{unit.id} recoils to "
                                       f"{state.label(came_from)}."))
-    state, ended = _check_end(state)
+    state, ended = _check_end(state, dice)
     return state, events + ended
 
 
@@ -906,9 +908,11 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
         state = _gone(state, unit, "was forced from its terrain")
         return state, [BattleEvent(kind="eliminated", text=f"{unit.id}, a denizen driven to "
                                    "flee its terrain, is removed.")]
-    if away_from is not None and sum(1 for e in state.enemies(unit)
-                                     if board.in_contact(e, unit.pos)) > 1:
-        state = _gone(state, unit, "was captured")
+    holding = [e for e in state.units if e.side != unit.side and not e.hidden
+               and board.in_contact(e.pos, unit.pos)]
+    if away_from is not None and len(holding) > 1:
+        captor = next((e.side for e in holding if e.pos == away_from), holding[0].side)
+        state = _gone(state, unit, "was captured", captor=captor)
         return state, [BattleEvent(kind="captured", text=f"{unit.id} tries to flee but enemies "
                                    "are already in contact: it is captured.")]
     shelters = [u for u in state.units if u.side == unit.side and u.id != unit.id
@@ -986,9 +990,11 @@ def _rally(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Bat
                                "with a reserved pip.")]
 
 
-def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
+def _gone(state: GraspBattle, unit: GraspUnit, why: str, *, captor: str = ""
+          ) -> GraspBattle:
     """The unit leaves the field and its side loses its points; a destroyed horde goes back
-    to its base line, where it may re-spawn (its points are lost each time)."""
+    to its base line, where it may re-spawn (its points are lost each time); a captured or
+    surrendered unit is the `captor`'s prisoner."""
     cost = unit_cost(unit.type).total
     sides = tuple(replace(s, lost=s.lost + cost) if s.name == unit.side else s
                   for s in state.sides)
@@ -998,7 +1004,9 @@ def _gone(state: GraspBattle, unit: GraspUnit, why: str) -> GraspBattle:
         back = Waiting(id=unit.id, side=unit.side, type=unit.type, facing=unit.facing,
                        respawn=True)
         return replace(state, units=units, sides=sides, waiting=(*state.waiting, back))
-    return replace(state, units=units, gone=(*state.gone, (unit.id, why)), sides=sides)
+    prisoners = (*state.prisoners, (unit.id, captor)) if captor else state.prisoners
+    return replace(state, units=units, gone=(*state.gone, (unit.id, why)), sides=sides,
+                   prisoners=prisoners)
 
 
 # ---------------------------------------------------------------------------
@@ -1596,18 +1604,23 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
     events = [BattleEvent(kind=result.kind, text=f"{head}: " + "; ".join(result.explanation)
                           + ".", data={"result": result.to_dict()},
                           rolls=tuple(dice.rolls[before:]))]
+    sides_of = {u.id: u.side for u in state.units}
     for out in result.outcomes:
         unit = next((u for u in state.units if u.id == out.name), None)
         if unit is None:
             continue
-        state, hurt, lost = _suffer(state, unit, out)
+        # Who takes it prisoner, should it give up: the side it fought.
+        captor = attacker.side if unit.side != attacker.side else next(
+            (sides_of[o.name] for o in result.outcomes
+             if sides_of.get(o.name, unit.side) != unit.side), "")
+        state, hurt, lost = _suffer(state, unit, out, captor=captor)
         events.extend(lost)
         if hurt is None:
             continue
         unit = hurt
         horde_breaks = unit.type.has(Special.HORDE) and out.result in ("draw", "lost")
         if horde_breaks and _kept_roll(result, unit.id) == 1:
-            state = _gone(state, unit, "surrendered")
+            state = _gone(state, unit, "surrendered", captor=captor)
             events.append(BattleEvent(kind="eliminated", text=f"{unit.id} (a horde) rolled a 1 "
                                       "and surrendered."))
             continue
@@ -1618,18 +1631,21 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
             state, moved = _recoil(state, unit, attacker if unit.id != attacker.id
                                    else _opponent(state, result, attacker))
             events.extend(moved)
-    state, ended = _check_end(state)
+    state, ended = _check_end(state, dice)
     return state, events + ended
 
 
-def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome
+def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome, *, captor: str
             ) -> tuple[GraspBattle, GraspUnit | None, list[BattleEvent]]:
-    """What a combat did to a unit: gone (destroyed, surrendered), or its fatigue die and
-    attributes as they are now."""
-    if out.destroyed or out.surrendered:
-        why = "was destroyed" if out.destroyed else "surrendered"
-        return _gone(state, unit, why), None, [BattleEvent(kind="eliminated",
-                                                           text=f"{unit.id} {why}.")]
+    """What a combat did to a unit: gone (destroyed, or surrendered to `captor`), or its
+    fatigue die and attributes as they are now."""
+    if out.destroyed:
+        return _gone(state, unit, "was destroyed"), None, [BattleEvent(
+            kind="eliminated", text=f"{unit.id} was destroyed.")]
+    if out.surrendered:
+        return _gone(state, unit, "surrendered", captor=captor), None, [BattleEvent(
+            kind="eliminated", text=f"{unit.id} surrendered"
+            + (f" to {captor}." if captor else "."))]
     hurt = replace(unit, fatigue=out.fatigue_after,
                    attributes=out.attributes if out.attributes is not None
                    else unit.attributes)
@@ -1680,17 +1696,18 @@ def _spent(state: GraspBattle, side: str) -> bool:
                    for u in state.units)
 
 
-def _check_end(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+def _check_end(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
     if any(_spent(state, s.name) for s in state.sides):
-        return _finish(state, "a side has no unit left that can fight on")
+        return _finish(state, "a side has no unit left that can fight on", dice)
     return state, []
 
 
 def _end_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
     if not state.busy:
-        return _finish(state, f"turn {state.turn} passed without an order, a shot or a move")
+        return _finish(state, f"turn {state.turn} passed without an order, a shot or a move",
+                       dice)
     if state.turn >= state.settings.max_turns:
-        return _finish(state, f"turn {state.turn} was the last")
+        return _finish(state, f"turn {state.turn} was the last", dice)
     return _begin_turn(state, dice)
 
 
@@ -1712,9 +1729,25 @@ def points_lost(state: GraspBattle, side: str) -> int:
     return lost
 
 
-def _finish(state: GraspBattle, why: str) -> tuple[GraspBattle, list[BattleEvent]]:
+def _finish(state: GraspBattle, why: str, dice: Dice
+            ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """The victory check; then each prisoner rolls 2d6: doubles, and it joins its captor
+    (its points stay lost to its old side: the recruit is the campaign's gain)."""
     state = replace(state, step="over")
-    return state, [victory_event(outcome(state), why=why)]
+    events = [victory_event(outcome(state), why=why)]
+    recruited: list[str] = []
+    for unit, captor in state.prisoners:
+        before = len(dice.rolls)
+        a, b = dice.roll(6, f"recruiting {unit}"), dice.roll(6, f"recruiting {unit}")
+        joins = a == b
+        if joins:
+            recruited.append(unit)
+        events.append(BattleEvent(
+            kind="recruit", text=f"{unit}, held by {captor}, rolls {a} and {b}: "
+            + (f"doubles, it joins {captor}." if joins else "no doubles, it stays a prisoner."),
+            data={"unit": unit, "captor": captor, "joins": joins},
+            rolls=tuple(dice.rolls[before:])))
+    return replace(state, recruited=tuple(recruited)), events
 
 
 def outcome(state: GraspBattle) -> Outcome | None:
@@ -1771,6 +1804,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
             "sector": state.deployment.sector,
             "quadrants": dict(state.deployment.quadrants)},
         "gone": [{"unit": u, "why": w} for u, w in state.gone],
+        "prisoners": [{"unit": u, "captor": c, "recruited": u in state.recruited}
+                      for u, c in state.prisoners],
     }
 
 
@@ -1798,7 +1833,7 @@ def _deployment_from_json(raw: object, names: Sequence[str]) -> Deployment | Non
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
-                       "conditions", "deployment"), "state")
+                       "conditions", "deployment", "prisoners"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -1814,6 +1849,13 @@ def state_from_json(data: JSONObject) -> GraspBattle:
     gone = tuple((get_str(as_object(g, "state.gone"), "unit", "state.gone"),
                   get_str(as_object(g, "state.gone"), "why", "state.gone"))
                  for g in get_list(data, "gone", "state", default=True))
+    prisoners: list[tuple[str, str, bool]] = []
+    for raw in get_list(data, "prisoners", "state", default=True):
+        obj = as_object(raw, "state.prisoners")
+        only_fields(obj, ("unit", "captor", "recruited"), "state.prisoners")
+        captor = get_choice(obj, "captor", names, "state.prisoners")
+        prisoners.append((get_str(obj, "unit", "state.prisoners"), captor,
+                          get_bool(obj, "recruited", "state.prisoners", default=False)))
     return GraspBattle(
         settings=settings, field=board, sides=tuple(sides), units=tuple(units),
         turn=get_int(data, "turn", "state", minimum=0, maximum=1000), phasing=phasing,
@@ -1825,7 +1867,9 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         conditions=get_choice(data, "conditions", ("", *CONDITIONS), "state", default=""),
         deployment=_deployment_from_json(data.get("deployment"), names),
         acted=get_str_list(data, "acted", "state", what="a unit id"),
-        busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting))
+        busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting),
+        prisoners=tuple((u, c) for u, c, _ in prisoners),
+        recruited=tuple(u for u, _, r in prisoners if r))
 
 
 ENGINE: Engine[GraspBattle, GraspOrder] = Engine(

@@ -705,6 +705,36 @@ def test_a_turn_without_orders_shots_or_moves_ends_the_battle_on_points():
     assert (error.rule, str(error)) == ("victory", "The battle is over.")
 
 
+def test_after_the_battle_each_prisoner_rolls_2d6_and_joins_its_captor_on_doubles():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT),
+            unit("w-foot-2", "F5", FOOT)]
+    east = [unit("e-foot", "F4", FOOT, "NW"), unit("e-rear", "L8", FOOT, "NW")]
+    state = to_combat(begin(west, east, [5]))
+    state = replace(state, units=tuple(replace(u, fatigue=None) if u.id == "e-foot" else u
+                                       for u in state.units))
+    state, _ = act(state, [4, 6, 2, 3], cmd("West", "fight", unit="w-foot", target="e-foot"))
+    assert state.prisoners == (("e-foot", "West"),)
+    mob = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)],
+                [unit("e-general", "K1", GENERAL, "NW"), unit("e-mob", "F4", HORDE, "NW")],
+                [5, 1])
+    mob, _ = act(to_combat(mob), [5, 1], cmd("West", "fight", unit="w-foot", target="e-mob"))
+    assert mob.prisoners == (("e-mob", "West"),)
+    # Both prisoners in one battle; the turn ends quietly: the battle ends, then 2d6 each.
+    state = replace(state, prisoners=(("e-foot", "West"), ("e-mob", "West")), busy=False)
+    state, events = act(state, [3, 3, 4, 1], cmd("West", "done"), cmd("East", "done"))
+    assert [e.text for e in events[-3:]] == [
+        "The battle ends: turn 1 passed without an order, a shot or a move. West wins, having "
+        "lost the fewest points (0).",
+        "e-foot, held by West, rolls 3 and 3: doubles, it joins West.",
+        "e-mob, held by West, rolls 4 and 1: no doubles, it stays a prisoner."]
+    assert [r.purpose for r in events[-2].rolls] == ["recruiting e-foot"] * 2
+    assert state.recruited == ("e-foot",)
+    assert ENGINE.to_json(state)["prisoners"] == [
+        {"unit": "e-foot", "captor": "West", "recruited": True},
+        {"unit": "e-mob", "captor": "West", "recruited": False}]
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+
+
 # --- a whole battle, scripted ---------------------------------------------------------------
 
 

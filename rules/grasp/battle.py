@@ -186,6 +186,11 @@ class GraspBattle:
     busy: bool = False  # a marker was placed, a unit fired or moved this turn
     gone: tuple[tuple[str, str], ...] = ()  # unit → destroyed|surrendered|captured|fled
     prisoners: tuple[tuple[str, str], ...] = ()  # captured or surrendered unit → its captor
+    # Signals warfare's window on a marker just placed: the enemy sides still to answer
+    # (cancel it for 2 reserved pips, or let it pass), the unit, and its marker before.
+    listening: tuple[str, ...] = ()
+    issued: str = ""
+    marker_before: Pos | None = None
     recruited: tuple[str, ...] = ()  # prisoners who joined their captor after the battle
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
@@ -229,7 +234,7 @@ class GraspOrder:
 
     side: str
     kind: Literal["terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam",
-                  "rally", "ambush_move", "fire", "fight", "done"]
+                  "rally", "cancel", "pass", "ambush_move", "fire", "fight", "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -245,7 +250,7 @@ class GraspOrder:
 
 
 ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam", "rally",
-               "ambush_move", "fire", "fight", "done")
+               "cancel", "pass", "ambush_move", "fire", "fight", "done")
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
@@ -1021,6 +1026,8 @@ def acting_sides(state: GraspBattle) -> tuple[str, ...]:
         return (state.deployment.order[state.deployment.turn],)
     if state.step == "ambush":
         return (state.ambush_sides[state.acting],)
+    if state.listening:
+        return (state.listening[0],)
     return (state.phasing[state.acting],)
 
 
@@ -1031,8 +1038,10 @@ def step(*, state: GraspBattle, orders: Sequence[GraspOrder], dice: Dice
     def check(state: GraspBattle, order: GraspOrder) -> None:
         state.side(order.side)
         if order.side not in acting_sides(state):
-            raise BattleError(f"{order.side} does not act now: {acting_sides(state)[0]} "
-                              f"phases in the {state.step} step.", rule="turn")
+            now = (f"{state.listening[0]} may cancel the order to {state.issued} as it is "
+                   "issued" if state.listening
+                   else f"{acting_sides(state)[0]} phases in the {state.step} step")
+            raise BattleError(f"{order.side} does not act now: {now}.", rule="turn")
 
     return apply_orders(state, orders, dice, over=lambda s: s.step == "over", check=check,
                         apply=_apply)
@@ -1042,6 +1051,8 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
     if state.step == "deploy":
         return _deploy_order(state, order, dice)
+    if state.listening:
+        return _answer(state, order)
     if order.kind == "done":
         return _done(state, order, dice)
     expected = {"command": ("marker", "enter", "off_table", "jam", "rally"),
@@ -1052,7 +1063,9 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         raise BattleError(f"In the {state.step} step a side gives {kinds} orders or is done.",
                           rule="turn", field="kind")
     if order.kind == "marker":
-        return _marker(state, order)
+        before = state.unit(order.unit, "unit").marker
+        state, events = _marker(state, order)
+        return _listen(state, events, order, before)
     if order.kind in ("enter", "off_table"):
         return _reserve(state, order)
     if order.kind == "jam":
@@ -1207,6 +1220,48 @@ def _enemy_marker(state: GraspBattle, order: GraspOrder, unit: GraspUnit
                           "high-tech command unit within command range, against an enemy "
                           "whose command is high tech too.", rule="signals", field="unit")
     return SIGNALS_ORDER_PIPS, f" (signals warfare: {mine[0].id} orders an enemy unit)"
+
+
+CANCEL_PIPS = 2
+
+
+def _listen(state: GraspBattle, events: list[BattleEvent], order: GraspOrder,
+            before: Pos | None) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A marker just issued by a high-tech command opens a window for every enemy side whose
+    command is high tech too and holds 2 reserved pips: it may cancel the order as issued."""
+    if not _signals(state, order.side):
+        return state, events
+    listeners = tuple(s.name for s in state.sides if s.name != order.side
+                      and s.reserved >= CANCEL_PIPS and _signals(state, s.name))
+    if not listeners:
+        return state, events
+    return replace(state, listening=listeners, issued=order.unit, marker_before=before), events
+
+
+def _answer(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
+    """In the window: `cancel` (2 reserved pips: the marker goes back to what it was; the
+    pips paid for it stay spent) or `pass`."""
+    if order.kind not in ("cancel", "pass"):
+        raise BattleError(f"{order.side} may cancel {state.issued}'s order as it is issued, "
+                          f"for {CANCEL_PIPS} reserved pips, or let it pass.",
+                          rule="signals", field="kind")
+    if order.kind == "pass":
+        event = BattleEvent(kind="pass", text=f"{order.side} lets the order to {state.issued} "
+                            "pass.")
+        rest = state.listening[1:]
+        return (replace(state, listening=rest) if rest else _close(state)), [event]
+    unit = state.unit(state.issued)
+    side = state.side(order.side)
+    state = replace(_close(_put(state, replace(unit, marker=state.marker_before))),
+                    sides=tuple(replace(s, reserved=s.reserved - CANCEL_PIPS)
+                                if s.name == side.name else s for s in state.sides))
+    return state, [BattleEvent(kind="cancel", text=f"{side.name}'s signals cancel the order to "
+                               f"{unit.id} as it is issued ({CANCEL_PIPS} reserved pips).",
+                               data={"unit": unit.id})]
+
+
+def _close(state: GraspBattle) -> GraspBattle:
+    return replace(state, listening=(), issued="", marker_before=None)
 
 
 def _jam(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -1804,6 +1859,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
             "sector": state.deployment.sector,
             "quadrants": dict(state.deployment.quadrants)},
         "gone": [{"unit": u, "why": w} for u, w in state.gone],
+        "listening": list(state.listening), "issued": state.issued or None,
+        "marker_before": board.pos_json(state.marker_before) if state.marker_before else None,
         "prisoners": [{"unit": u, "captor": c, "recruited": u in state.recruited}
                       for u, c in state.prisoners],
     }
@@ -1833,7 +1890,8 @@ def _deployment_from_json(raw: object, names: Sequence[str]) -> Deployment | Non
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
-                       "conditions", "deployment", "prisoners"), "state")
+                       "conditions", "deployment", "prisoners", "listening", "issued",
+                       "marker_before"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -1849,6 +1907,12 @@ def state_from_json(data: JSONObject) -> GraspBattle:
     gone = tuple((get_str(as_object(g, "state.gone"), "unit", "state.gone"),
                   get_str(as_object(g, "state.gone"), "why", "state.gone"))
                  for g in get_list(data, "gone", "state", default=True))
+    listening = get_str_list(data, "listening", "state", what="a side")
+    if any(n not in names for n in listening):
+        raise InputError("state.listening", "names sides of the battle.")
+    issued = get_str(data, "issued", "state", default="") if data.get("issued") else ""
+    if listening and not issued:
+        raise InputError("state.issued", "names the unit whose order the window is about.")
     prisoners: list[tuple[str, str, bool]] = []
     for raw in get_list(data, "prisoners", "state", default=True):
         obj = as_object(raw, "state.prisoners")
@@ -1869,6 +1933,9 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         acted=get_str_list(data, "acted", "state", what="a unit id"),
         busy=get_bool(data, "busy", "state"), gone=gone, waiting=tuple(waiting),
         prisoners=tuple((u, c) for u, c, _ in prisoners),
+        listening=listening, issued=issued,
+        marker_before=None if data.get("marker_before") is None
+        else board.pos_from_json(data.get("marker_before"), "state.marker_before"),
         recruited=tuple(u for u, _, r in prisoners if r))
 
 

@@ -521,6 +521,47 @@ def test_signals_warfare_jams_the_enemys_next_roll_and_orders_an_enemy_for_4_pip
     assert error.rule == "signals"
 
 
+def test_signals_warfare_cancels_an_order_as_it_is_issued_for_2_reserved_pips():
+    west = [unit("w-general", "B4", HIGH_TECH), unit("w-foot", "C4", FOOT),
+            unit("w-foot-2", "C6", FOOT)]
+    east = [unit("e-general", "H4", HIGH_TECH, "NW"), unit("e-foot", "G4", FOOT, "NW")]
+    state = begin(west, east, [6, 1])
+    state = replace(state, sides=tuple(replace(s, reserved=3) if s.name == "East" else s
+                                       for s in state.sides))
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="E4"))
+    assert (acting_sides(state), state.listening, state.issued) == (("East",), ("East",),
+                                                                    "w-foot")
+    assert state.unit("w-foot").marker == parse_label("E4")
+    # West waits for East's answer; East may only cancel or pass.
+    error = refused(state, cmd("West", "marker", unit="w-foot-2", to="E6"))
+    assert (error.rule, str(error)) == ("turn", "West does not act now: East may cancel the "
+                                        "order to w-foot as it is issued.")
+    error = refused(state, cmd("East", "done"))
+    assert (error.rule, error.field) == ("signals", "orders[0].kind")
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+    state, events = act(state, [], cmd("East", "cancel"))
+    assert [e.text for e in events] == [
+        "East's signals cancel the order to w-foot as it is issued (2 reserved pips)."]
+    assert (state.unit("w-foot").marker, state.side("East").reserved,
+            state.side("West").pips, acting_sides(state)) == (None, 1, 5, ("West",))
+    # With 1 reserved pip left East cannot cancel again: no window opens.
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot-2", to="E6"))
+    assert (state.listening, state.unit("w-foot-2").marker) == ((), parse_label("E6"))
+    # A window East lets pass leaves the order standing.
+    state = replace(state, sides=tuple(replace(s, reserved=2) if s.name == "East" else s
+                                       for s in state.sides))
+    state, _ = act(state, [], cmd("West", "marker", unit="w-foot", to="D4"))
+    state, events = act(state, [], cmd("East", "pass"))
+    assert [e.text for e in events] == ["East lets the order to w-foot pass."]
+    assert (state.unit("w-foot").marker, state.side("East").reserved, state.listening) == (
+        parse_label("D4"), 2, ())
+    # A low-tech command issues its orders unheard.
+    low = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)], east, [6, 1])
+    low = replace(low, sides=tuple(replace(s, reserved=3) for s in low.sides))
+    low, _ = act(low, [], cmd("West", "marker", unit="w-foot", to="E4"))
+    assert low.listening == ()
+
+
 def test_a_fleeing_unit_spreads_the_rout_to_friends_it_contacts():
     west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
     east = [unit("e-foot", "F4", FOOT, "NW"), unit("e-friend", "I3", FOOT, "NW")]

@@ -772,10 +772,29 @@ def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
     end, path = state.field.walk(_mover(state, unit), unit.pos, goal, budget,
                                  others=state.others(unit),
                                  enemies=state.enemies(unit), approach=approach,
-                                 stop_at_contact=not fleeing)
+                                 stop_at_contact=not fleeing,
+                                 passable=[u.pos for u in state.units if u.id != unit.id
+                                           and _passes(state, unit, u, goal)])
     if not path:
         return unit, path
     return replace(unit, pos=end, facing=state.field.facing_toward(unit.pos, end)), path
+
+
+def _unshaken(unit: GraspUnit) -> bool:
+    """It has suffered no adverse combat result: its fatigue die is still its full one."""
+    return unit.fatigue is not None and unit.fatigue >= unit.type.fatigue
+
+
+def _passes(state: GraspBattle, mover: GraspUnit, other: GraspUnit, goal: Pos) -> bool:
+    """Passing through: a friend facing the way the mover goes (it turns to face its way)
+    or the opposite way; a small unit, by any friend or an unshaken enemy; an unshaken small
+    unit passes through any unit."""
+    if mover.type.has(Special.SMALL) and _unshaken(mover):
+        return True
+    if other.type.has(Special.SMALL):
+        return other.side == mover.side or _unshaken(mover)
+    return other.side == mover.side and goal != mover.pos and state.field.aligned(
+        state.field.facing_toward(mover.pos, goal), other.facing)
 
 
 TELEPORT_CLEAR_MU = 3
@@ -818,7 +837,11 @@ def _mover(state: GraspBattle, unit: GraspUnit) -> Mover:
 
 
 def _route(state: GraspBattle, start: Pos, path: Sequence[Pos]) -> str:
-    return " → ".join(state.label(p) for p in (start, *path))
+    """The way a unit went, and whom it passed through on it."""
+    through = [u.id for u in state.units if u.pos != start and u.pos not in path[-1:]
+               and state.field.crossed(start, path, u.pos)]
+    return " → ".join(state.label(p) for p in (start, *path)) + (
+        f" (passing through {', '.join(through)})" if through else "")
 
 
 def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -967,10 +990,11 @@ def _rout(state: GraspBattle, runner: GraspUnit, dice: Dice
         joins = roll >= need
         if joins:
             state = _put(state, replace(friend, fleeing=True, marker=None))
+        against = (f"against its {format_level(friend.fatigue)}" if friend.fatigue is not None
+                   else "but has no fatigue die")
         events.append(BattleEvent(
             kind="rout", text=f"{friend.id}, contacted by the fleeing {runner.id}, rolls "
-            f"{roll} against its {format_level(friend.fatigue)}: "
-            + ("it joins the rout." if joins else "it holds."),
+            f"{roll} {against}: " + ("it joins the rout." if joins else "it holds."),
             data={"unit": friend.id, "joins": joins}, rolls=tuple(dice.rolls[before:])))
     return state, events
 

@@ -151,6 +151,11 @@ class HexField(HexPlaces):
         assert isinstance(a, Hex) and isinstance(b, Hex)
         return facing_towards(a, b)
 
+    def aligned(self, f: Facing, g: Facing) -> bool:
+        """Facing the same or the opposite way."""
+        assert isinstance(f, Direction) and isinstance(g, Direction)
+        return f in (g, g.opposite)
+
     def behind(self, a: Pos, facing: Facing, b: Pos) -> bool:
         assert isinstance(a, Hex) and isinstance(facing, Direction)
         return b == neighbor(a, facing.opposite)
@@ -162,15 +167,21 @@ class HexField(HexPlaces):
 
     def walk(self, mover: Mover, start: Pos, goal: Pos, budget: int, *,
              others: Sequence[Pos], enemies: Sequence[Pos], approach: bool = True,
-             stop_at_contact: bool = True) -> tuple[Pos, list[Pos]]:
-        """Hex by hex to the neighbour nearest the goal while the budget pays for it."""
+             stop_at_contact: bool = True, passable: Sequence[Pos] = ()
+             ) -> tuple[Pos, list[Pos]]:
+        """Hex by hex to the neighbour nearest the goal while the budget pays for it. It may
+        pass through the units at `passable` but not stop on one: it ends on the last free
+        hex of its way."""
         assert isinstance(start, Hex) and isinstance(goal, Hex)
-        taken = {h for h in others if isinstance(h, Hex)}
+        through = {h for h in passable if isinstance(h, Hex)}
+        taken = {h for h in others if isinstance(h, Hex)} - through
         foes = [e for e in enemies if isinstance(e, Hex)]
         here = start
         path: list[Pos] = []
+        free = 0  # the length of the path to its last free hex
         while here != goal and budget > 0:
-            if path and stop_at_contact and any(distance(here, e) == 1 for e in foes):
+            if path and stop_at_contact and here not in through \
+                    and any(distance(here, e) == 1 for e in foes):
                 break
             options = []
             for n in neighbors(here).values():
@@ -187,9 +198,12 @@ class HexField(HexPlaces):
             budget -= cost
             path.append(nxt)
             here = nxt
+            if here not in through:
+                free = len(path)
             if self.mines_at(here) is not None:
                 break  # the mines engage it there
-        return here, path
+        del path[free:]
+        return (path[-1] if path else start), path
 
     def away(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
         """One hex straight away from the enemy (or another hex farther from it)."""
@@ -229,6 +243,10 @@ class HexField(HexPlaces):
     def on_line(self, a: Pos, b: Pos, p: Pos) -> bool:
         assert isinstance(a, Hex) and isinstance(b, Hex)
         return p in line(a, b)[1:-1]
+
+    def crossed(self, start: Pos, path: Sequence[Pos], p: Pos) -> bool:
+        """Whether a move along `path` went through the unit at p."""
+        return p in path
 
     def map_json(self) -> dict[str, object]:
         return {"cols": self.grid.cols, "rows": self.grid.rows,
@@ -346,6 +364,11 @@ class PlaneField(PlanePlaces):
         assert isinstance(a, Point) and isinstance(b, Point)
         return b - a
 
+    def aligned(self, f: Facing, g: Facing) -> bool:
+        """Facing the same or the opposite way (parallel facing vectors)."""
+        assert isinstance(f, Vec) and isinstance(g, Vec)
+        return f.dx * g.dy == f.dy * g.dx
+
     def behind(self, a: Pos, facing: Facing, b: Pos) -> bool:
         assert isinstance(a, Point) and isinstance(facing, Vec) and isinstance(b, Point)
         return self.in_contact(a, b) and in_arc(-facing, a, b)
@@ -407,17 +430,46 @@ class PlaneField(PlanePlaces):
 
     def walk(self, mover: Mover, start: Pos, goal: Pos, budget: int, *,
              others: Sequence[Pos], enemies: Sequence[Pos], approach: bool = True,
-             stop_at_contact: bool = True) -> tuple[Pos, list[Pos]]:
+             stop_at_contact: bool = True, passable: Sequence[Pos] = ()
+             ) -> tuple[Pos, list[Pos]]:
         """A straight move toward the goal, as far as the budget pays, the other bases allow
-        and (unless fleeing) until contact with an enemy."""
+        and (unless fleeing) until contact with an enemy. It may pass through the bases at
+        `passable` but not stop on one: it stops where it last cleared one."""
         assert isinstance(start, Point) and isinstance(goal, Point)
+        through = [p for p in passable if isinstance(p, Point)]
         foes = [e for e in enemies if isinstance(e, Point)]
         if stop_at_contact and any(self.in_contact(start, e) for e in foes):
             return start, []
         goal = self._mined_stop(start, goal)
-        end = self._reach(mover, start, goal, Fraction(budget), others=others, enemies=foes,
+        end = self._reach(mover, start, goal, Fraction(budget),
+                          others=[o for o in others if o not in through], enemies=foes,
                           approach=approach, stop_at_contact=stop_at_contact)
+        end = self._cleared(start, end, through)
         return end, ([] if end == start else [end])
+
+    def _cleared(self, start: Point, end: Point, through: Sequence[Point]) -> Point:
+        """`end`, or if it stands on a base passed through, the last point of the line
+        start→end clear of every such base (each base's overlap with a line is one stretch,
+        and before its nearest point the gap only shrinks, so each stretch's start is found by
+        halving)."""
+        while True:
+            on = [o for o in through if dist2(end, o) < BASE ** 2]
+            if not on:
+                return end
+            o = on[0]
+            v = end - start
+            if v.norm2 == 0:
+                return start
+            end = self._before(start, along(start, end, min(Fraction(1), max(
+                Fraction(0), (o - start).dot(v) / v.norm2))), o)
+
+    def _before(self, start: Point, nearest: Point, o: Point) -> Point:
+        """The last grid point of start→nearest (nearest: the line's closest point to o) that
+        keeps a base clear of the base at o."""
+        def clear(t: Fraction) -> bool:
+            return dist2(self._snap(start, along(start, nearest, t)), o) >= BASE ** 2
+
+        return self._snap(start, along(start, nearest, farthest(clear, steps=GRID * 10)))
 
     def _mined_stop(self, start: Point, goal: Point) -> Point:
         """A move stops as it enters a minefield (just over its edge): the mines engage it."""
@@ -462,6 +514,11 @@ class PlaneField(PlanePlaces):
         if p in (a, b):
             return False
         return segment_dist2(a, b, p) <= (BASE / 2) ** 2
+
+    def crossed(self, start: Pos, path: Sequence[Pos], p: Pos) -> bool:
+        end = path[-1] if path else start
+        assert isinstance(start, Point) and isinstance(end, Point) and isinstance(p, Point)
+        return segment_dist2(start, end, p) < BASE ** 2
 
     def map_json(self) -> dict[str, object]:
         return {"width": self.width, "height": self.height,

@@ -20,6 +20,7 @@ from rules.dice import FixedDice, SeededDice
 from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, points_lost
 from rules.grasp.dielevels import DieLevel
 from rules.grasp.terrain import TerrainClass
+from rules.grasp.units import Special
 from rules.hexgrid import format_label, parse_label
 from rules.jsonio import InputError
 from rules.plane import Point
@@ -30,6 +31,7 @@ from tests.rules.grasp.battle_script import (
     FOOT,
     GENERAL,
     SCENARIO,
+    SCOUTS,
     WAGON,
     orders_for,
 )
@@ -194,6 +196,55 @@ def test_a_unit_stops_on_contact_and_one_without_fatigue_does_not_close_in():
                        cmd("West", "done"), cmd("East", "done"))
     assert where(held, "w-foot") == "C4"
     assert events[-1].text == "w-foot moves 3 MU toward its marker at H4: it cannot get closer."
+
+
+@pytest.mark.parametrize(("facing", "passes"), [
+    ("SE", True), ("NW", True), ("N", False), ("NE", False), ("S", False), ("SW", False)])
+def test_a_unit_passes_through_a_friend_facing_its_way_or_the_opposite_way(facing, passes):
+    # w-foot heads SE for H4; D4 is held by a friend facing across, D3 by one facing `facing`.
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT),
+            unit("w-foot-2", "D3", FOOT, facing), unit("w-foot-3", "D4", FOOT, "N")]
+    state, events = act(begin(west, EAST, [4, 1]), [],
+                        cmd("West", "marker", unit="w-foot", to="H4"), cmd("West", "done"),
+                        cmd("East", "done"))
+    assert events[-1].text == (
+        "w-foot moves 3 MU toward its marker at H4: C4 → D3 → E3 → F3 (passing through "
+        "w-foot-2)." if passes else
+        "w-foot moves 3 MU toward its marker at H4: it cannot get closer.")
+
+
+def test_a_move_that_would_end_on_a_friend_ends_where_it_last_stood_free():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT),
+            unit("w-foot-2", "E3", FOOT), unit("w-foot-3", "F3", FOOT),
+            unit("w-block", "D4", FOOT, "N"), unit("w-block-2", "E4", FOOT, "N")]
+    state, events = act(begin(west, EAST, [4, 1]), [],
+                        cmd("West", "marker", unit="w-foot", to="H4"), cmd("West", "done"),
+                        cmd("East", "done"))
+    assert events[-1].text == "w-foot moves 3 MU toward its marker at H4: C4 → D3."
+
+
+def test_small_units_pass_through_anyone_unless_shaken_and_anyone_passes_through_them():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", SCOUTS),
+            unit("w-foot-2", "D3", FOOT, "N"), unit("w-foot-3", "D4", FOOT, "N")]
+    state, events = act(begin(west, EAST, [4, 1]), [],
+                        cmd("West", "marker", unit="w-foot", to="H4"), cmd("West", "done"),
+                        cmd("East", "done"))
+    assert events[-1].text == ("w-foot moves 6 MU toward its marker at H4: C4 → D3 → E3 → F3 → "
+                               "G4 → H4 (passing through w-foot-2) (reached).")
+    shaken = begin(west, EAST, [4, 1])
+    shaken = replace(shaken, units=tuple(replace(u, fatigue=None) if u.id == "w-foot" else u
+                                         for u in shaken.units))
+    _, events = act(shaken, [], cmd("West", "marker", unit="w-foot", to="H4"),
+                    cmd("West", "done"), cmd("East", "done"))
+    assert events[-1].text == "w-foot moves 6 MU toward its marker at H4: it cannot get closer."
+    # A friend facing across lets through a foot unit if the friend is small.
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT),
+            unit("w-scouts", "D3", SCOUTS, "N"), unit("w-foot-3", "D4", FOOT, "N")]
+    _, events = act(begin(west, EAST, [4, 1]), [],
+                    cmd("West", "marker", unit="w-foot", to="H4"), cmd("West", "done"),
+                    cmd("East", "done"))
+    assert events[-1].text == ("w-foot moves 3 MU toward its marker at H4: C4 → D3 → E3 → F3 "
+                               "(passing through w-scouts).")
 
 
 # --- fire -----------------------------------------------------------------------------------
@@ -776,15 +827,32 @@ def test_after_the_battle_each_prisoner_rolls_2d6_and_joins_its_captor_on_double
     assert ENGINE.from_json(ENGINE.to_json(state)) == state
 
 
+def check_passing(before: GraspBattle, events: Any) -> None:
+    """No move goes through a unit it may not pass: a friend facing across, or a (not small)
+    enemy, unless the mover is small."""
+    for e in events:
+        if e.kind not in ("move", "flee") or "(passing through " not in e.text:
+            continue
+        known = {u.id: u for u in before.units}
+        mover = known.get(e.data["unit"])
+        if mover is None:
+            continue  # it came on in this very step
+        named = e.text.split("(passing through ", 1)[1].split(")", 1)[0].split(", ")
+        for other in [known[uid] for uid in named if uid in known]:
+            assert mover.type.has(Special.SMALL) or other.type.has(Special.SMALL) or (
+                other.side == mover.side), e.text
+
+
 # --- a whole battle, scripted ---------------------------------------------------------------
 
 
 def test_a_scripted_battle_from_deployment_to_victory_matches_its_golden_file():
-    state, events = play_out(ENGINE, SCENARIO, "g-19", orders_for)
+    state, events = play_out(ENGINE, SCENARIO, "g-35", orders_for)
     verdict = ENGINE.outcome(state)
     assert verdict is not None and verdict.winner == "West"
-    assert {"captured", "fled", "flee", "resupply", "fire", "close_combat"} <= {
+    assert {"captured", "fled", "flee", "resupply", "fire", "close_combat", "recruit"} <= {
         e["kind"] for e in events}
+    assert any("(passing through" in str(e["text"]) for e in events)
     check_golden(GOLDEN, verdict, events)
 
 
@@ -802,7 +870,10 @@ def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(
             break
         orders = orders_for(state)
         given_orders.append(orders)
-        state = ENGINE.step(state=state, orders=orders, dice=dice).state
+        before = state
+        result = ENGINE.step(state=state, orders=orders, dice=dice)
+        state = result.state
+        check_passing(before, result.events)
         alive = [u.id for u in state.units]
         gone = {u for u, _ in state.gone}
         assert len(alive) == len(set(alive)) and set(alive) | gone == everyone
@@ -871,6 +942,22 @@ def test_a_move_stops_at_contact_and_bases_never_overlap():
     assert state.field.in_contact(state.unit("w-foot").pos, state.unit("e-foot").pos)
 
 
+@pytest.mark.parametrize(("facing", "text"), [
+    ([1, 0], "(2, 4) → (5, 4) (passing through w-friend)"),
+    ([-2, 0], "(2, 4) → (5, 4) (passing through w-friend)"),
+    ([0, 1], "(2, 4) → (3, 4)"),
+    ([1, 1], "(2, 4) → (3, 4)")])
+def test_on_the_continuous_board_a_friend_facing_the_way_is_passed_through(facing, text):
+    state, events = march(plane([*PLANE_WEST, at("w-friend", 4, 4, FOOT, facing)], PLANE_EAST,
+                                [5, 1]), [12, 4])
+    assert events[-1].text == f"w-foot moves 3 MU toward its marker at (12, 4): {text}."
+    # A move whose budget ends on the friend stops where its base last cleared the friend's.
+    short, events = march(plane([*PLANE_WEST, at("w-friend", 5, 4, FOOT, [1, 0])], PLANE_EAST,
+                                [5, 1]), [12, 4])
+    assert short.unit("w-foot").pos == Point(Fraction(4), Fraction(4))
+    assert events[-1].text == "w-foot moves 3 MU toward its marker at (12, 4): (2, 4) → (4, 4)."
+
+
 def test_fire_range_and_the_arc_are_exact_on_the_continuous_board():
     bows = {**ARCHERS, "fire_range": 5}
     east = [*PLANE_EAST, at("e-near", 6, 7, FOOT), at("e-side", 3, 8, FOOT),
@@ -896,11 +983,12 @@ def test_a_continuous_state_survives_its_json_form():
 
 
 def test_the_same_armies_fight_it_out_on_the_continuous_board_golden():
-    state, events = play_out(ENGINE, CONTINUOUS, "c-1", orders_for,
+    state, events = play_out(ENGINE, CONTINUOUS, "c-5", orders_for,
                              settings={"board": "continuous"})
     verdict = ENGINE.outcome(state)
     assert verdict is not None and verdict.winner == "East"
-    assert {"rout", "flee", "resupply", "close_combat"} <= {e["kind"] for e in events}
+    assert {"rout", "flee", "resupply", "close_combat", "recruit"} <= {e["kind"] for e in events}
+    assert any("(passing through" in str(e["text"]) for e in events)
     check_golden(GOLDEN_CONTINUOUS, verdict, events)
 
 
@@ -913,7 +1001,10 @@ def test_on_the_continuous_board_bases_never_overlap_and_stay_on_it(seed):
     for _ in range(300):
         if ENGINE.outcome(state) is not None:
             break
-        state = ENGINE.step(state=state, orders=orders_for(state), dice=dice).state
+        before = state
+        result = ENGINE.step(state=state, orders=orders_for(state), dice=dice)
+        state = result.state
+        check_passing(before, result.events)
         for a in state.units:
             assert state.field.contains(a.pos)
             for b in state.units:

@@ -168,6 +168,7 @@ class Waiting:
     facing: Facing
     off_table: bool = False
     respawn: bool = False  # a destroyed horde back at its base line for 2 pips
+    worn: tuple[DieLevel | None, Attributes] | None = None  # off-table fire took its toll
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -319,9 +320,25 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
     if not with_state:
         return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
                          fatigue=kind.fatigue, hidden=kind.has(Special.AMBUSH),
-                         attributes=Attributes(cc=kind.cc, fs=kind.fs,
-                                               mv=kind.move if isinstance(kind.move, DieSpec)
-                                               else None))
+                         attributes=_fresh(kind))
+    level, attributes = _worn_from_json(obj, at)
+    return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
+                     fatigue=level, attributes=attributes,
+                     marker=None if obj.get("marker") is None else board.pos_from_json(
+                         obj["marker"], child(at, "marker")),
+                     fleeing=get_bool(obj, "fleeing", at),
+                     teleported=get_int(obj, "teleported", at, minimum=0, default=0),
+                     hidden=get_bool(obj, "hidden", at))
+
+
+def _fresh(kind: UnitType) -> Attributes:
+    """A unit's attributes as designed."""
+    return Attributes(cc=kind.cc, fs=kind.fs,
+                      mv=kind.move if isinstance(kind.move, DieSpec) else None)
+
+
+def _worn_from_json(obj: JSONObject, at: str) -> tuple[DieLevel | None, Attributes]:
+    """A unit's fatigue die and attributes as a state gives them."""
     attrs = as_object(obj.get("attributes") or {}, child(at, "attributes"))
     fatigue = obj.get("fatigue")
     level = None if fatigue in (None, "none") else unit_type_from_dict(
@@ -331,13 +348,11 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
         value = attrs.get(name)
         spec[name] = None if value is None else unit_type_from_dict(
             {"fatigue": "d4", "cc": value}, child(child(at, "attributes"), name)).cc
-    return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
-                     fatigue=level, attributes=Attributes(**spec),
-                     marker=None if obj.get("marker") is None else board.pos_from_json(
-                         obj["marker"], child(at, "marker")),
-                     fleeing=get_bool(obj, "fleeing", at),
-                     teleported=get_int(obj, "teleported", at, minimum=0, default=0),
-                     hidden=get_bool(obj, "hidden", at))
+    return level, Attributes(**spec)
+
+
+def _attributes_json(a: Attributes) -> dict[str, str]:
+    return {k: v.label for k, v in (("cc", a.cc), ("fs", a.fs), ("mv", a.mv)) if v is not None}
 
 
 def _preferences(obj: JSONObject, path: str) -> tuple[tuple[str, ...], str]:
@@ -359,7 +374,8 @@ def _preferences(obj: JSONObject, path: str) -> tuple[tuple[str, ...], str]:
 
 def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> Waiting:
     obj = as_object(raw, at)
-    only_fields(obj, ("id", "at", "facing", "type", "off_table", "respawn"), at)
+    only_fields(obj, ("id", "at", "facing", "type", "off_table", "respawn", "fatigue",
+                      "attributes"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -370,7 +386,8 @@ def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> W
     return Waiting(id=unit_id, side=side, type=kind,
                    facing=board.facing_from_json(obj.get("facing"), child(at, "facing")),
                    off_table=get_bool(obj, "off_table", at),
-                   respawn=get_bool(obj, "respawn", at))
+                   respawn=get_bool(obj, "respawn", at),
+                   worn=_worn_from_json(obj, at) if "fatigue" in obj else None)
 
 
 def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
@@ -646,10 +663,7 @@ def _deploy_units(state: GraspBattle, order: GraspOrder, dice: Dice
                               "terrain.", rule="deployment", field=at)
         placed.append(GraspUnit(id=w.id, side=w.side, type=w.type, pos=p, facing=w.facing,
                                 fatigue=w.type.fatigue, hidden=w.type.has(Special.AMBUSH),
-                                attributes=Attributes(cc=w.type.cc, fs=w.type.fs,
-                                                      mv=w.type.move
-                                                      if isinstance(w.type.move, DieSpec)
-                                                      else None)))
+                                attributes=_fresh(w.type)))
     ids = {u.id for u in placed}
     state = replace(state, units=(*state.units, *placed),
                     waiting=tuple(w for w in state.waiting if w.id not in ids))
@@ -1157,6 +1171,14 @@ def _max_pips(state: GraspBattle, side: str) -> int:
                if u.side == side and u.type.pips is not None)
 
 
+def _pip_score_ok(state: GraspBattle, side: GraspSide) -> bool:
+    """A pip score of 6 or more this turn (reserves, off-table fire); a side whose pip dice
+    cannot reach 6 needs their maximum last turn and 3 or more now."""
+    top = _max_pips(state, side.name)
+    return side.rolled >= RESERVE_PIPS or (
+        0 < top < RESERVE_PIPS and side.rolled_before == top and side.rolled >= 3)
+
+
 def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
     """A reserve comes on at its side's base edge (a pip score of 6 or more this turn; a side
     whose pip dice cannot reach 6 needs its maximum last turn and 3 or more now), or is
@@ -1182,10 +1204,7 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
                         waiting=(*rest, replace(unit, off_table=True)))
         return state, [BattleEvent(kind="off_table", text=f"{side.name} reallocates "
                                    f"{unit.id} off-table ({cost} pip{'s' if cost > 1 else ''}).")]
-    top = _max_pips(state, side.name)
-    allowed = unit.respawn or side.rolled >= RESERVE_PIPS or (
-        0 < top < RESERVE_PIPS and side.rolled_before == top and side.rolled >= 3)
-    if not allowed:
+    if not unit.respawn and not _pip_score_ok(state, side):
         raise BattleError(f"{side.name} rolled {side.rolled} pips: reserves come on with a "
                           f"pip score of {RESERVE_PIPS} or more (with pip dice that cannot "
                           "reach it, their maximum last turn and 3 or more now).",
@@ -1211,9 +1230,7 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
                           f"edge, not {board.label(to)}.", rule="reserves", field="to")
     entered = GraspUnit(id=unit.id, side=unit.side, type=unit.type, pos=to,
                         facing=unit.facing, fatigue=unit.type.fatigue,
-                        attributes=Attributes(cc=unit.type.cc, fs=unit.type.fs,
-                                              mv=unit.type.move
-                                              if isinstance(unit.type.move, DieSpec) else None))
+                        attributes=_fresh(unit.type))
     state = replace(state, sides=spend, busy=True, waiting=rest,
                     units=(*state.units, entered))
     how = (f"re-spawns at {board.label(to)} ({cost} pips)" if unit.respawn
@@ -1516,6 +1533,8 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
 
 def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
           ) -> tuple[GraspBattle, list[BattleEvent]]:
+    if _off_table(state, order.unit, side=order.side) or _off_table(state, order.target):
+        return _fire_off_table(state, order, dice)
     unit = _own(state, order, order.unit, "unit")
     target = _target(state, order)
     if state.step == "ambush" and unit.id not in state.ambushers:
@@ -1552,7 +1571,9 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
         before = len(dice.rolls)
         try:
             result = resolve_fire(Fire(firer=firer, target=_fighter(state, victim, cc),
-                                       fire_range=unit.type.fire_range), dice=dice)
+                                       fire_range=unit.type.fire_range,
+                                       indirect=unit.type.fire is FireKind.INDIRECT,
+                                       spotted=_spotted(state, unit.side, victim)), dice=dice)
         except GraspError as exc:
             raise BattleError(str(exc), rule="fire", field="target") from exc
         how = ("" if victim.id == target.id else
@@ -1562,6 +1583,113 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
         state, happened = _apply_result(state, result, head, dice, before, attacker=unit)
         events.extend(happened)
     return state, events
+
+
+def _spotted(state: GraspBattle, side: str, target: GraspUnit) -> bool:
+    """Indirect fire hits on even scores only unless its target is spotted: in the 45° arc
+    ahead of one of the side's command units, or of one of its scouts within the command
+    span of one of them (an off-table target is never spotted)."""
+    board = state.field
+    commands = [u for u in state.units if u.side == side and u.is_command]
+    return any(board.in_arc(u.facing, u.pos, target.pos) and (u.is_command or (
+        u.type.has(Special.SCOUT) and any(board.within(c.pos, u.pos, c.type.command_range)
+                                          for c in commands)))
+        for u in state.units if u.side == side and not u.fleeing and u.pos != target.pos)
+
+
+def _off_table(state: GraspBattle, unit_id: str, *, side: str = "") -> Waiting | None:
+    """The off-table unit of that id (of that side, if given)."""
+    return next((w for w in state.waiting if w.off_table and w.id == unit_id
+                 and (not side or w.side == side)), None)
+
+
+def _as_unit(w: Waiting, at: Pos) -> GraspUnit:
+    """An off-table unit, as it fights, standing at `at` (a place on its base edge)."""
+    fatigue, attributes = w.worn if w.worn is not None else (w.type.fatigue, _fresh(w.type))
+    return GraspUnit(id=w.id, side=w.side, type=w.type, pos=at, facing=w.facing,
+                     fatigue=fatigue, attributes=attributes)
+
+
+def _fire_off_table(state: GraspBattle, order: GraspOrder, dice: Dice
+                    ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Off-table support: indirect fire measured from the side's base edge, called for with
+    a pip score of 6 (as reserves come on); it may itself be engaged by enemy units whose
+    range reaches its base edge. No arc, no line of fire, no supporting firers."""
+    board = state.field
+    own = _off_table(state, order.unit, side=order.side)
+    theirs = _off_table(state, order.target)
+    side = state.side(order.side)
+    if order.supports:
+        raise BattleError("Off-table fire is called for alone, without supporting firers.",
+                          rule="off-table", field="supports")
+    if own is not None:
+        if state.step != "fire":
+            raise BattleError(f"{own.id} is off-table: it fires in the fire step.",
+                              rule="off-table", field="unit")
+        if own.type.fire is not FireKind.INDIRECT:
+            raise BattleError(f"{own.id} fires from off-table only with indirect fire (the "
+                              "source treats and costs off-table fire as indirect).",
+                              rule="off-table", field="unit")
+        if not _pip_score_ok(state, side):
+            raise BattleError(f"{side.name} rolled {side.rolled} pips: calling for off-table "
+                              f"fire needs a pip score of {RESERVE_PIPS} or more (with pip "
+                              "dice that cannot reach it, their maximum last turn and 3 or "
+                              "more now).", rule="off-table", field="unit")
+    if theirs is not None and theirs.side == order.side:
+        raise BattleError(f"{theirs.id} is a unit of {order.side}'s own side.", rule="fire",
+                          field="target")
+    # Where each stands: an off-table unit on its base edge, facing its mark.
+    if own is not None and theirs is not None:
+        unit = _as_unit(own, board.corner())
+        target = _as_unit(theirs, board.corner())
+        gap = board.edges_apart(side.edge, state.side(theirs.side).edge)
+    elif own is not None:
+        target = _target(state, order)
+        if target.side == order.side:
+            raise BattleError(f"{target.id} is a unit of {order.side}'s own side.",
+                              rule="fire", field="target")
+        unit = _as_unit(own, board.edge_goal(target.pos, side.edge))
+        gap = Fraction(-1)
+    else:
+        assert theirs is not None
+        unit = _own(state, order, order.unit, "unit")
+        if state.step == "ambush" and unit.id not in state.ambushers:
+            raise BattleError(f"{unit.id} did not spring an ambush: only ambushers act now.",
+                              rule="ambush", field="unit")
+        target = _as_unit(theirs, board.edge_goal(unit.pos, state.side(theirs.side).edge))
+        gap = Fraction(-1)
+    if unit.id in state.acted:
+        raise BattleError(f"{unit.id} has already fired this turn.", rule="fire", field="unit")
+    fs, reach_spec = unit.attributes.fs, unit.type.fire_range
+    if fs is None or reach_spec is None or unit.fleeing:
+        raise BattleError(f"{unit.id} cannot fire: it has no fire strength left, no fire range "
+                          "or is fleeing.", rule="fire", field="unit")
+    reach = reach_spec.level.value if isinstance(reach_spec, DieSpec) else reach_spec
+    if not (gap <= reach if gap >= 0 else board.within(unit.pos, target.pos, reach)):
+        far = f"{gap}" if gap >= 0 else board.gap_mu(unit.pos, target.pos)
+        edge = (f"{side.name}'s {side.edge} edge" if own is not None and theirs is None
+                else f"{state.side(theirs.side).name}'s base edge" if theirs is not None
+                else "")
+        raise BattleError(f"{unit.id} cannot fire at {target.id}: it is {far} MU from "
+                          f"{edge}, beyond its range of {reach} MU.", rule="fire",
+                          field="target")
+    state = _elite_pip(state, order, unit)
+    state = replace(state, acted=(*state.acted, unit.id), busy=True)
+    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
+    before = len(dice.rolls)
+    try:
+        result = resolve_fire(Fire(firer=Side(unit=_fighter(state, unit, fs),
+                                              elite_pip=order.elite_pip),
+                                   target=_fighter(state, target, cc),
+                                   fire_range=unit.type.fire_range,
+                                   indirect=unit.type.fire is FireKind.INDIRECT,
+                                   spotted=theirs is None and _spotted(state, unit.side, target)),
+                              dice=dice)
+    except GraspError as exc:
+        raise BattleError(str(exc), rule="fire", field="target") from exc
+    head = (f"{unit.id} fires from off-table at {target.id}" if own is not None
+            else f"{unit.id} fires at {target.id}, off-table")
+    return _apply_result(state, result, head, dice, before, attacker=unit)
 
 
 def _affected(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> list[str]:
@@ -1683,15 +1811,23 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
     events = [BattleEvent(kind=result.kind, text=f"{head}: " + "; ".join(result.explanation)
                           + ".", data={"result": result.to_dict()},
                           rolls=tuple(dice.rolls[before:]))]
-    sides_of = {u.id: u.side for u in state.units}
+    sides_of = {u.id: u.side for u in (*state.units, attacker)}
+    sides_of.update((w.id, w.side) for w in state.waiting if w.off_table)
     for out in result.outcomes:
         unit = next((u for u in state.units if u.id == out.name), None)
-        if unit is None:
+        away = _off_table(state, out.name)
+        if unit is None and away is None:
             continue
+        side = unit.side if unit is not None else sides_of[out.name]
         # Who takes it prisoner, should it give up: the side it fought.
-        captor = attacker.side if unit.side != attacker.side else next(
+        captor = attacker.side if side != attacker.side else next(
             (sides_of[o.name] for o in result.outcomes
-             if sides_of.get(o.name, unit.side) != unit.side), "")
+             if sides_of.get(o.name, side) != side), "")
+        if away is not None:
+            state, lost = _suffer_off_table(state, away, out, captor=captor)
+            events.extend(lost)
+            continue
+        assert unit is not None
         state, hurt, lost = _suffer(state, unit, out, captor=captor)
         events.extend(lost)
         if hurt is None:
@@ -1729,6 +1865,25 @@ def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome, *, captor: 
                    attributes=out.attributes if out.attributes is not None
                    else unit.attributes)
     return _put(state, hurt), hurt, []
+
+
+def _suffer_off_table(state: GraspBattle, unit: Waiting, out: CombatOutcome, *, captor: str
+                      ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """An off-table unit takes the result where it is: gone, or worn; it neither recoils
+    nor flees (it is not on the table)."""
+    rest = replace(state, waiting=tuple(w for w in state.waiting if w.id != unit.id))
+    if out.destroyed or out.surrendered:
+        state, _, lost = _suffer(rest, _as_unit(unit, state.field.corner()), out,
+                                 captor=captor)
+        return state, lost
+    worn = unit.worn[1] if unit.worn is not None else _fresh(unit.type)
+    kept = replace(unit, worn=(out.fatigue_after,
+                               out.attributes if out.attributes is not None else worn))
+    state = replace(rest, waiting=(*rest.waiting, kept))
+    if out.flees or out.recoils:
+        return state, [BattleEvent(kind="off_table", text=f"{unit.id} is off-table: it stays "
+                                   "there.")]
+    return state, []
 
 
 def _kept_roll(result: CombatResult, name: str) -> int | None:
@@ -1794,7 +1949,8 @@ def points_lost(state: GraspBattle, side: str) -> int:
     """Points of the side's destroyed, captured and fled units, plus what its surviving
     units lost: fatigue dice (at the design's fatigue price) and attribute dice."""
     lost = state.side(side).lost
-    for u in state.units:
+    worn = [_as_unit(w, state.field.corner()) for w in state.waiting if w.worn is not None]
+    for u in (*state.units, *worn):
         if u.side != side:
             continue
         t = u.type
@@ -1859,15 +2015,15 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                    "unpreferred": s.unpreferred or None,
                    "waiting": [{"id": w.id, "facing": board.facing_json(w.facing),
                                 "type": _type_json(w.type), "off_table": w.off_table,
-                                "respawn": w.respawn}
+                                "respawn": w.respawn, **({} if w.worn is None else {
+                                    "fatigue": format_level(w.worn[0]),
+                                    "attributes": _attributes_json(w.worn[1])})}
                                for w in state.waiting if w.side == s.name],
                    "units": [{"id": u.id, "at": board.pos_json(u.pos),
                               "facing": board.facing_json(u.facing),
                               "type": _type_json(u.type),
                               "fatigue": format_level(u.fatigue),
-                              "attributes": {k: v.label for k, v in (
-                                  ("cc", u.attributes.cc), ("fs", u.attributes.fs),
-                                  ("mv", u.attributes.mv)) if v is not None},
+                              "attributes": _attributes_json(u.attributes),
                               "marker": board.pos_json(u.marker) if u.marker else None,
                               "fleeing": u.fleeing, "teleported": u.teleported,
                               "hidden": u.hidden}

@@ -352,6 +352,7 @@ def _lose(
     destroyed: bool,
     flees: bool,
     lines: list[str],
+    may_recoil: bool = True,
 ) -> Outcome:
     """Apply a loss (or a draw that counts as one) to a unit or a piece of terrain."""
     if unit.terrain is not None:
@@ -367,13 +368,13 @@ def _lose(
                          f" sight to {wreck.label} level (d6 = {roll})")
         return Outcome(name=unit.name, result=result, fatigue_before=unit.fatigue,
                        fatigue_after=None, destroyed=True, flees=flees, wreck_level=wreck)
-    steps = 2 if unit.ignore_recoil and unit.moves else 1
+    steps = 2 if unit.ignore_recoil and unit.moves and may_recoil else 1
     loss = take_losses(name=unit.name, fatigue=unit.fatigue, steps=steps, dice=dice,
                        attributes=unit.attributes, prefer=unit.prefer,
                        never_surrenders=unit.assault)
     lines.extend(loss.events)
-    recoils = unit.moves and not unit.ignore_recoil and not loss.surrendered
-    if unit.ignore_recoil and unit.moves:
+    recoils = may_recoil and unit.moves and not unit.ignore_recoil and not loss.surrendered
+    if unit.ignore_recoil and unit.moves and may_recoil:
         lines.append(f"{unit.name} loses an extra fatigue die to ignore the recoil")
     elif recoils:
         lines.append(f"{unit.name} recoils 1 MU")
@@ -658,7 +659,7 @@ def resolve_fire(fire: Fire, *, dice: Dice) -> CombatResult:
         if roll.roll.kept == roll.die.level.value:
             lines.append(f"{unit.name} rolled its damage die's maximum ({roll.roll.kept})")
             outcome = _lose(dice, unit, result="fired", destroyed=False, flees=False,
-                            lines=lines)
+                            lines=lines, may_recoil=False)
             # Firing units do not recoil for their own maximum damage roll.
             outcomes.append(Outcome(name=outcome.name, result="fired",
                                     fatigue_before=outcome.fatigue_before,

@@ -232,6 +232,20 @@ class HexField(HexPlaces):
     def at_edge(self, pos: Pos, edge: str) -> bool:
         return pos in self._edge(edge)
 
+    def corner(self) -> Pos:
+        """A place on the map every battle has (where an off-table unit is put when no
+        place matters)."""
+        return min(self._edge("W"), key=format_label)
+
+    def edges_apart(self, a: str, b: str) -> Fraction:
+        """MU between units on two base edges: across the map when opposite, none when they
+        meet at a corner."""
+        if {a, b} == {"W", "E"}:
+            return Fraction((self.grid.cols - 1) * self.mu_per_hex)
+        if {a, b} == {"N", "S"}:
+            return Fraction((self.grid.rows - 1) * self.mu_per_hex)
+        return Fraction(0)
+
     def _edge(self, edge: str) -> list[Hex]:
         g = self.grid
         if edge in ("N", "S"):
@@ -508,6 +522,17 @@ class PlaneField(PlanePlaces):
     def at_edge(self, pos: Pos, edge: str) -> bool:
         assert isinstance(pos, Point)
         return pos == self.edge_goal(pos, edge)
+
+    def corner(self) -> Pos:
+        return Point(BASE / 2, BASE / 2)
+
+    def edges_apart(self, a: str, b: str) -> Fraction:
+        """MU between the centres of bases on two base edges (½ MU in from each)."""
+        if {a, b} == {"W", "E"}:
+            return Fraction(self.width) - BASE
+        if {a, b} == {"N", "S"}:
+            return Fraction(self.height) - BASE
+        return Fraction(0)
 
     def on_line(self, a: Pos, b: Pos, p: Pos) -> bool:
         assert isinstance(a, Point) and isinstance(b, Point) and isinstance(p, Point)

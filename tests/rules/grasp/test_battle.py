@@ -21,7 +21,7 @@ from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, po
 from rules.grasp.dielevels import DieLevel
 from rules.grasp.terrain import TerrainClass
 from rules.grasp.units import Special
-from rules.hexgrid import format_label, parse_label
+from rules.hexgrid import Direction, format_label, parse_label
 from rules.jsonio import InputError
 from rules.plane import Point
 from tests.rules.battles import check_golden, check_json_form, play_out
@@ -424,6 +424,87 @@ def test_a_reserve_may_be_reallocated_off_table_for_a_pip():
     assert state.waiting[0].off_table and state.side("West").pips == 1
     error = refused(state, cmd("West", "enter", unit="w-late", to="A2"))
     assert str(error) == "West has no unit 'w-late' in reserve."
+
+
+GUNS = {**ARCHERS, "fire": "indirect"}
+
+
+def off_table_guns(pips: int, east: list[dict[str, Any]] | None = None) -> GraspBattle:
+    """West's indirect-fire guns reallocated off-table; the fire step of turn 1."""
+    west = [*WEST, {"id": "w-guns", "at": None, "facing": "SE", "type": GUNS}]
+    east = east or [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "E4", FOOT, "NW"),
+                    unit("e-bows", "F6", ARCHERS, "NW")]
+    state, _ = act(begin(west, east, [pips, 1]), [],
+                   cmd("West", "off_table", unit="w-guns"), cmd("West", "done"),
+                   cmd("East", "done"))
+    assert state.step == "fire"
+    return state
+
+
+def test_off_table_fire_is_called_for_on_a_pip_score_of_6_and_measured_from_the_base_edge():
+    state, events = act(off_table_guns(6), [5, 2],
+                        cmd("West", "fire", unit="w-guns", target="e-foot"))
+    assert [e.text for e in events] == [
+        "w-guns fires from off-table at e-foot: firer: w-guns d6 rolled [5] kept 5 = 5 → total "
+        "5; target: e-foot d6 rolled [2] kept 2 = 2 → total 2; w-guns wins and doubles its "
+        "opponent; e-foot: fatigue d6 → d4; e-foot recoils 1 MU.",
+        "e-foot recoils to F4."]
+    assert state.acted == ("w-guns",)
+    error = refused(state, cmd("West", "fire", unit="w-guns", target="e-bows"))
+    assert str(error) == "w-guns has already fired this turn."
+    # A pip score under 6 cannot call for it.
+    error = refused(off_table_guns(5), cmd("West", "fire", unit="w-guns", target="e-foot"))
+    assert (error.rule, error.field, str(error)) == (
+        "off-table", "orders[0].unit", "West rolled 5 pips: calling for off-table fire needs a "
+        "pip score of 6 or more (with pip dice that cannot reach it, their maximum last turn "
+        "and 3 or more now).")
+    # 6 MU from the W edge: e-far in column I is 8 hexes from column A.
+    far = off_table_guns(6, [unit("e-general", "K4", GENERAL, "NW"),
+                             unit("e-far", "I4", FOOT, "NW")])
+    error = refused(far, cmd("West", "fire", unit="w-guns", target="e-far"))
+    assert str(error) == ("w-guns cannot fire at e-far: it is 8 MU from West's W edge, beyond "
+                          "its range of 6 MU.")
+
+
+def test_off_table_fire_must_be_indirect_and_unspotted_indirect_fire_hits_on_evens_only():
+    west = [*WEST, {"id": "w-bows", "at": None, "facing": "SE", "type": ARCHERS}]
+    state, _ = act(begin(west, EAST, [6, 1]), [], cmd("West", "off_table", unit="w-bows"),
+                   cmd("West", "done"), cmd("East", "done"))
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-foot"))
+    assert (error.rule, str(error)) == ("off-table", "w-bows fires from off-table only with "
+                                        "indirect fire (the source treats and costs off-table "
+                                        "fire as indirect).")
+    # e-foot behind West's general (facing NW, away from it): unspotted; a 5 misses.
+    state = off_table_guns(6)
+    state = replace(state, units=tuple(replace(u, facing=Direction.NW) if u.id == "w-general"
+                                       else u for u in state.units))
+    state, events = act(state, [5, 2], cmd("West", "fire", unit="w-guns", target="e-foot"))
+    assert "indirect fire at an unspotted target hits on even scores only: 5 misses" in \
+        events[0].text
+    assert state.unit("e-foot").fatigue == DieLevel.D6
+
+
+def test_off_table_units_are_engaged_by_enemies_whose_range_reaches_their_base_edge():
+    state, _ = act(off_table_guns(6), [], cmd("West", "done"))
+    state, events = act(state, [2, 1], cmd("East", "fire", unit="e-bows", target="w-guns"))
+    assert events[0].text == (
+        "e-bows fires at w-guns, off-table: firer: e-bows d6 rolled [2] kept 2 = 2 → total 2; "
+        "target: w-guns d4 rolled [1] kept 1 = 1 → total 1; e-bows wins and doubles its "
+        "opponent; w-guns: fatigue d6 → d4; w-guns recoils 1 MU.")
+    assert events[1].text == "w-guns is off-table: it stays there."
+    guns = state.waiting[0]
+    assert (guns.off_table, guns.worn[0]) == (True, DieLevel.D4)
+    assert points_lost(state, "West") == 2  # the fatigue die lost: d6 (6) → d4 (4)
+    waiting = ENGINE.to_json(state)["sides"][0]["waiting"]
+    assert (waiting[0]["fatigue"], waiting[0]["attributes"]) == ("d4", {"cc": "d4", "fs": "d6"})
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+    # Out of reach: bows 8 hexes from the W edge.
+    far = off_table_guns(6, [unit("e-general", "K4", GENERAL, "NW"),
+                             unit("e-bows", "I4", ARCHERS, "NW")])
+    far, _ = act(far, [], cmd("West", "done"))
+    error = refused(far, cmd("East", "fire", unit="e-bows", target="w-guns"))
+    assert str(error) == ("e-bows cannot fire at w-guns: it is 8 MU from West's base edge, "
+                          "beyond its range of 6 MU.")
 
 
 def test_a_teleporter_jumps_to_its_marker_every_other_turn_away_from_enemies():

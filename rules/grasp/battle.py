@@ -1399,7 +1399,7 @@ def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
         draw_is_loss=t.has(Special.SUPPLY) or t.has(Special.ENGINEER) or t.has(Special.GREEN),
         moves=t.move is not None, assault=t.has(Special.ASSAULT),
         engineer=t.has(Special.ENGINEER), attributes=unit.attributes,
-        horde=t.has(Special.HORDE),
+        horde=t.has(Special.HORDE), large=t.has(Special.BIG),
     )
 
 
@@ -1855,8 +1855,18 @@ def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome, *, captor: 
     """What a combat did to a unit: gone (destroyed, or surrendered to `captor`), or its
     fatigue die and attributes as they are now."""
     if out.destroyed:
-        return _gone(state, unit, "was destroyed"), None, [BattleEvent(
-            kind="eliminated", text=f"{unit.id} was destroyed.")]
+        events = [BattleEvent(kind="eliminated", text=f"{unit.id} was destroyed.")]
+        board = state.field
+        if out.wreck_level is not None and board.ground(unit.pos) < TerrainClass.DIFFICULT:
+            # A big unit's wreck stays: difficult going where it stood.
+            state = replace(state, field=board.with_piece(board.footprint(unit.pos),
+                                                          TerrainClass.DIFFICULT))
+            events.append(BattleEvent(
+                kind="wreck", text=f"The wreck of {unit.id} is left at "
+                f"{state.label(unit.pos)}: difficult going from now on.",
+                data={"unit": unit.id, "piece": [board.pos_json(p)
+                                                 for p in board.footprint(unit.pos)]}))
+        return _gone(state, unit, "was destroyed"), None, events
     if out.surrendered:
         return _gone(state, unit, "surrendered", captor=captor), None, [BattleEvent(
             kind="eliminated", text=f"{unit.id} surrendered"

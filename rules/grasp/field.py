@@ -106,6 +106,10 @@ class HexField(HexPlaces):
     def piece_places(self, piece: Sequence[Pos]) -> list[Pos]:
         return list(piece)
 
+    def footprint(self, p: Pos) -> tuple[Pos, ...]:
+        """The ground a unit's base covers, as a terrain piece: its hex."""
+        return (p,)
+
     def with_piece(self, piece: Sequence[Pos], going: TerrainClass) -> HexField:
         terrain = dict(self.terrain)
         for p in piece:
@@ -335,6 +339,15 @@ class PlaneField(PlanePlaces):
 
     def piece_places(self, piece: Sequence[Pos]) -> list[Pos]:
         return list(piece)
+
+    def footprint(self, p: Pos) -> tuple[Pos, ...]:
+        """The ground a unit's base covers, as a terrain piece: the square 1 MU across about
+        its position, kept on the board."""
+        assert isinstance(p, Point)
+        h = BASE / 2
+        lo_x, hi_x = max(Fraction(0), p.x - h), min(Fraction(self.width), p.x + h)
+        lo_y, hi_y = max(Fraction(0), p.y - h), min(Fraction(self.height), p.y + h)
+        return (Point(lo_x, lo_y), Point(hi_x, lo_y), Point(hi_x, hi_y), Point(lo_x, hi_y))
 
     def with_piece(self, piece: Sequence[Pos], going: TerrainClass) -> PlaneField:
         corners = tuple(p for p in piece if isinstance(p, Point))

@@ -30,6 +30,7 @@ from tests.rules.grasp.battle_script import (
     CONTINUOUS,
     FOOT,
     GENERAL,
+    KNIGHTS,
     SCENARIO,
     SCOUTS,
     WAGON,
@@ -344,6 +345,33 @@ def test_an_impetuous_winner_follows_a_recoiling_enemy_unless_a_reserved_pip_hol
 
 
 # --- flight, capture, resupply --------------------------------------------------------------
+
+
+def test_a_destroyed_big_unit_leaves_its_wreck_as_difficult_going():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", {**FOOT, "cc": "d8"})]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-knights", "F4", KNIGHTS, "NW")]
+    state = to_combat(begin(west, east, [6, 1]))
+    # d8 rolls 8; the knights (big: the best of three d6 here) roll 1s: destroyed; the
+    # wreck's level d6 = 4 (medium).
+    state, events = act(state, [8, 1, 1, 1, 4],
+                        cmd("West", "fight", unit="w-foot", target="e-knights"))
+    assert events[0].text.endswith("e-knights is destroyed; e-knights is left on table as "
+                                   "difficult going blocking line of sight to medium level "
+                                   "(d6 = 4).")
+    assert [e.text for e in events[1:]] == [
+        "e-knights was destroyed.",
+        "The wreck of e-knights is left at F4: difficult going from now on."]
+    assert state.field.going(parse_label("F4")) is TerrainClass.DIFFICULT
+    assert ENGINE.to_json(state)["map"]["terrain"] == {"F4": "difficult"}
+    # On the continuous board the wreck is the square its base covered.
+    plain = plane([at("w-general", 1, 1, GENERAL), at("w-foot", 5, 4, {**FOOT, "cc": "d8"})],
+                  [*PLANE_EAST, at("e-knights", 6, 4, KNIGHTS, [-1, 0])], [6, 1])
+    plain, events = act(to_combat(plain), [8, 1, 1, 1, 4],
+                        cmd("West", "fight", unit="w-foot", target="e-knights"))
+    assert events[-1].text == "The wreck of e-knights is left at (6, 4): difficult going from now on."
+    assert ENGINE.to_json(plain)["map"]["terrain"] == [
+        {"going": "difficult", "polygon": [["11/2", "7/2"], ["13/2", "7/2"], ["13/2", "9/2"],
+                                           ["11/2", "9/2"]]}]
 
 
 def test_a_unit_without_fatigue_that_passes_the_flee_test_flees_toward_its_edge():

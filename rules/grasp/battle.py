@@ -243,6 +243,7 @@ class GraspOrder:
     command_pip: bool = False
     elite_pip: bool = False
     hold: bool = False
+    through: bool = False  # fight: pass through a loose enemy after a combat not lost
     pips: int = 0  # jam: reserved pips traded
     going: str = ""  # terrain: the piece's going; place: its hexes or polygon
     place: object = None
@@ -257,8 +258,8 @@ ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
-                      "elite_pip", "hold", "pips", "going", "place", "quadrant", "positions"),
-                path)
+                      "elite_pip", "hold", "through", "pips", "going", "place", "quadrant",
+                      "positions"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
         kind=get_choice(obj, "kind", ORDER_KINDS, path),  # type: ignore[arg-type]
@@ -269,6 +270,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         command_pip=get_bool(obj, "command_pip", path),
         elite_pip=get_bool(obj, "elite_pip", path),
         hold=get_bool(obj, "hold", path),
+        through=get_bool(obj, "through", path),
         pips=get_int(obj, "pips", path, minimum=0, maximum=1000, default=0),
         going=get_str(obj, "going", path, default=""),
         place=obj.get("place"),
@@ -1765,7 +1767,35 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)))
     state, events = _apply_result(state, result, f"{unit.id} fights {target.id}", dice, before,
                                   attacker=unit)
-    return _impetuous(state, order, result, events)
+    state, events = _impetuous(state, order, result, events)
+    return _pass_through(state, order, result, events)
+
+
+def _pass_through(state: GraspBattle, order: GraspOrder, result: CombatResult,
+                  events: list[BattleEvent]) -> tuple[GraspBattle, list[BattleEvent]]:
+    """`through`: after a combat it did not lose, the attacker passes through a loose enemy
+    still in contact, stopping once clear of its base."""
+    if not order.through or state.step == "over":
+        return state, events
+    unit = next((u for u in state.units if u.id == order.unit), None)
+    enemy = next((u for u in state.units if u.id == order.target), None)
+    mine = next((o for o in result.outcomes if o.name == order.unit), None)
+    if unit is None or mine is None or mine.result not in ("won", "draw"):
+        return state, [*events, BattleEvent(kind="through", text=f"{order.unit} lost the "
+                                            "combat: it does not pass through.")]
+    if enemy is None or not state.field.in_contact(unit.pos, enemy.pos):
+        return state, events  # nothing left in its way
+    if _order_of(state, enemy) is not Order.LOOSE:
+        return state, [*events, BattleEvent(kind="through", text=f"{enemy.id} is in close "
+                                            "order: nobody passes through it.")]
+    to = state.field.beyond(_mover(state, unit), unit.pos, enemy.pos, state.others(unit))
+    if to is None:
+        return state, [*events, BattleEvent(kind="through", text=f"{unit.id} finds no room "
+                                            f"beyond {enemy.id} and stays.")]
+    state = replace(_put(state, replace(unit, pos=to)), busy=True)
+    return state, [*events, BattleEvent(
+        kind="through", text=f"{unit.id} passes through the loose {enemy.id} to "
+        f"{state.label(to)}.", data={"unit": unit.id, "at": state.field.pos_json(to)})]
 
 
 def _impetuous(state: GraspBattle, order: GraspOrder, result: CombatResult,

@@ -229,6 +229,14 @@ class HexField(HexPlaces):
                  and (self._cost(mover, n, taken) or mu + 1) <= mu]
         return min(steps, key=lambda n: (distance(n, pos), format_label(n))) if steps else None
 
+    def beyond(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
+        """Through the enemy's hex to the one beyond it, in line (None: no free hex there
+        the mover may enter)."""
+        assert isinstance(pos, Hex) and isinstance(enemy, Hex)
+        to = neighbor(enemy, facing_towards(pos, enemy))
+        taken = {h for h in others if isinstance(h, Hex)} - {enemy}
+        return to if self._cost(mover, to, taken) is not None else None
+
     def edge_goal(self, pos: Pos, edge: str) -> Pos:
         assert isinstance(pos, Hex)
         return min(self._edge(edge), key=lambda h: (distance(h, pos), format_label(h)))
@@ -525,6 +533,27 @@ class PlaneField(PlanePlaces):
         end = self._reach(mover, pos, enemy, Fraction(mu), others=others, enemies=[enemy],
                           approach=True, stop_at_contact=True)
         return end if end != pos and self.in_contact(end, enemy) else None
+
+    def beyond(self, mover: Mover, pos: Pos, enemy: Pos, others: Sequence[Pos]) -> Pos | None:
+        """Straight on through the enemy's base, stopping once clear of it: the first grid
+        point on the line beyond it a base's width from its centre (None: off the board, in
+        impassable going or on another base)."""
+        assert isinstance(pos, Point) and isinstance(enemy, Point)
+        v = enemy - pos
+        if v.norm2 == 0:
+            return None
+        far = enemy + v * (Fraction(2) / (abs(v.dx) + abs(v.dy)))  # beyond 1 MU from it
+
+        def inside_it(t: Fraction) -> bool:
+            return dist2(along(enemy, far, t), enemy) < BASE ** 2
+
+        t = farthest(inside_it, steps=GRID * 10) + Fraction(1, GRID * 10)
+        to = self._snap(far, along(enemy, far, min(Fraction(1), t)))
+        if not self.contains(to) or self.going(to) is TerrainClass.IMPASSABLE \
+                or any(dist2(to, o) < BASE ** 2 for o in others
+                       if isinstance(o, Point) and o != enemy):
+            return None
+        return to
 
     def edge_goal(self, pos: Pos, edge: str) -> Pos:
         assert isinstance(pos, Point)

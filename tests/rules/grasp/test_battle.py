@@ -374,6 +374,44 @@ def test_a_destroyed_big_unit_leaves_its_wreck_as_difficult_going():
                                            ["11/2", "9/2"]]}]
 
 
+SKIRMISHERS = {**FOOT, "specials": ["skirmisher"]}
+
+
+def test_after_a_combat_not_lost_a_unit_may_pass_through_a_loose_enemy():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-skirm", "F4", SKIRMISHERS, "NW")]
+    state = to_combat(begin(west, east, [6, 1]))
+    drawn, events = act(state, [3, 3], cmd("West", "fight", unit="w-foot", target="e-skirm",
+                                           through=True))
+    assert events[-1].text == "w-foot passes through the loose e-skirm to G5."
+    assert (where(drawn, "w-foot"), where(drawn, "e-skirm")) == ("G5", "F4")
+    # Lost: no passing (it recoils instead).
+    _, events = act(state, [2, 3], cmd("West", "fight", unit="w-foot", target="e-skirm",
+                                       through=True))
+    assert events[-1].text == "w-foot lost the combat: it does not pass through."
+    # Skirmishers are always loose, but the hex beyond must be free.
+    blocked = to_combat(begin(west, [*east, unit("e-rear", "G5", FOOT, "NW")], [6, 1]))
+    _, events = act(blocked, [3, 3], cmd("West", "fight", unit="w-foot", target="e-skirm",
+                                         through=True))
+    assert events[-1].text == "w-foot finds no room beyond e-skirm and stays."
+    # Foot with a friend right behind it is in close order: not passed through.
+    closed = to_combat(begin(west, [unit("e-general", "K4", GENERAL, "NW"),
+                                    unit("e-foot", "F4", FOOT, "NW"),
+                                    unit("e-rear", "G5", FOOT, "NW")], [6, 1]))
+    # 5 against 3 + 2 (close order): a draw.
+    _, events = act(closed, [5, 3], cmd("West", "fight", unit="w-foot", target="e-foot",
+                                           through=True))
+    assert events[-1].text == "e-foot is in close order: nobody passes through it."
+    # On the continuous board it stops once clear of the enemy's base, on the line.
+    pl = plane([at("w-general", 1, 1, GENERAL), at("w-foot", 5, 4, FOOT)],
+               [*PLANE_EAST, at("e-skirm", 6, "9/2", SKIRMISHERS, [-1, 0])], [6, 1])
+    pl, events = act(to_combat(pl), [3, 3], cmd("West", "fight", unit="w-foot",
+                                                target="e-skirm", through=True))
+    assert events[-1].text == "w-foot passes through the loose e-skirm to (6.9, 4.95)."
+    assert pl.unit("w-foot").pos == Point(Fraction(69, 10), Fraction(99, 20))
+    assert not pl.field.overlap(pl.unit("w-foot").pos, pl.unit("e-skirm").pos)
+
+
 def test_a_unit_without_fatigue_that_passes_the_flee_test_flees_toward_its_edge():
     west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
     east = [unit("e-foot", "F4", FOOT, "NW")]  # no command unit within 10 MU to run to

@@ -46,6 +46,7 @@ from rules.grasp.combat import (
     CombatResult,
     Fighter,
     Fire,
+    Level,
     Order,
     Side,
     Size,
@@ -117,6 +118,8 @@ class GraspUnit:
     fleeing: bool = False
     teleported: int = 0  # the turn it last teleported (0: never)
     hidden: bool = False  # an ambusher not yet sprung
+    level: Level = Level.SURFACE  # flying above, tunnelling below
+    marker_level: Level | None = None  # the level its marker sends it to
 
     @property
     def is_command(self) -> bool:
@@ -192,6 +195,7 @@ class GraspBattle:
     listening: tuple[str, ...] = ()
     issued: str = ""
     marker_before: Pos | None = None
+    level_before: Level | None = None
     recruited: tuple[str, ...] = ()  # prisoners who joined their captor after the battle
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
@@ -215,9 +219,11 @@ class GraspBattle:
     def others(self, unit: GraspUnit) -> list[Pos]:
         return [u.pos for u in self.units if u.id != unit.id]
 
-    def enemies(self, unit: GraspUnit) -> list[Pos]:
-        """Where the enemies it knows of stand (a hidden ambusher is not one of them)."""
-        return [u.pos for u in self.units if u.side != unit.side and not u.hidden]
+    def enemies(self, unit: GraspUnit, *, same_level: bool = False) -> list[Pos]:
+        """Where the enemies it knows of stand (a hidden ambusher is not one of them); with
+        `same_level`, only those it can come into contact with."""
+        return [u.pos for u in self.units if u.side != unit.side and not u.hidden
+                and (not same_level or u.level == unit.level)]
 
     def label(self, p: Pos) -> str:
         return str(self.field.label(p))
@@ -249,6 +255,7 @@ class GraspOrder:
     place: object = None
     quadrant: str = ""
     positions: tuple[tuple[str, object], ...] = ()  # deploy: unit → where
+    level: str = ""  # marker: the level the unit is sent to (a flyer or tunneller)
 
 
 ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam", "rally",
@@ -259,7 +266,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
                       "elite_pip", "hold", "through", "pips", "going", "place", "quadrant",
-                      "positions"), path)
+                      "positions", "level"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
         kind=get_choice(obj, "kind", ORDER_KINDS, path),  # type: ignore[arg-type]
@@ -275,6 +282,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         going=get_str(obj, "going", path, default=""),
         place=obj.get("place"),
         quadrant=get_str(obj, "quadrant", path, default=""),
+        level=get_str(obj, "level", path, default=""),
         positions=tuple(as_object(obj.get("positions") or {}, child(path, "positions")).items()),
     )
 
@@ -308,8 +316,8 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
           ) -> GraspUnit:
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
-                      "fleeing", "teleported", "hidden") if with_state
-                else ("id", "at", "facing", "type"), at)
+                      "fleeing", "teleported", "hidden", "level", "marker_level") if with_state
+                else ("id", "at", "facing", "type", "level"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -319,18 +327,44 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
         raise InputError(child(at, "id"), "must be a non-empty id.")
     place = board.pos_from_json(obj.get("at"), child(at, "at"))
     facing = board.facing_from_json(obj.get("facing"), child(at, "facing"))
+    height = _level_from_json(obj, "level", at, kind) or Level.SURFACE
     if not with_state:
         return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
                          fatigue=kind.fatigue, hidden=kind.has(Special.AMBUSH),
-                         attributes=_fresh(kind))
+                         attributes=_fresh(kind), level=height)
     level, attributes = _worn_from_json(obj, at)
     return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
-                     fatigue=level, attributes=attributes,
+                     fatigue=level, attributes=attributes, level=height,
+                     marker_level=_level_from_json(obj, "marker_level", at, kind),
                      marker=None if obj.get("marker") is None else board.pos_from_json(
                          obj["marker"], child(at, "marker")),
                      fleeing=get_bool(obj, "fleeing", at),
                      teleported=get_int(obj, "teleported", at, minimum=0, default=0),
                      hidden=get_bool(obj, "hidden", at))
+
+
+BATTLE_LEVELS = tuple(lv for lv in Level if Level.DISTANT_BELOW <= lv <= Level.DISTANT_FLYING)
+
+
+def _level_from_json(obj: JSONObject, name: str, at: str, kind: UnitType) -> Level | None:
+    """A level a unit is at or is sent to: above the surface only for flyers, below it only
+    for tunnellers."""
+    if obj.get(name) is None:
+        return None
+    label = get_choice(obj, name, [lv.label for lv in BATTLE_LEVELS], at)
+    level = Level[label.upper()]
+    why = _level_refused(kind, level)
+    if why:
+        raise InputError(child(at, name), why)
+    return level
+
+
+def _level_refused(kind: UnitType, level: Level) -> str:
+    if level > Level.SURFACE and not kind.has(Special.FLYER):
+        return f"only a flyer goes above the surface ({level.label})."
+    if level < Level.SURFACE and not kind.has(Special.TUNNELLER):
+        return f"only a tunneller goes below the surface ({level.label})."
+    return ""
 
 
 def _fresh(kind: UnitType) -> Attributes:
@@ -787,7 +821,8 @@ def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
     closes in on an enemy. It turns to face its way."""
     end, path = state.field.walk(_mover(state, unit), unit.pos, goal, budget,
                                  others=state.others(unit),
-                                 enemies=state.enemies(unit), approach=approach,
+                                 enemies=state.enemies(unit, same_level=True),
+                                 approach=approach,
                                  stop_at_contact=not fleeing,
                                  passable=[u.pos for u in state.units if u.id != unit.id
                                            and _passes(state, unit, u, goal)])
@@ -805,8 +840,8 @@ def _passes(state: GraspBattle, mover: GraspUnit, other: GraspUnit, goal: Pos) -
     """Passing through: a friend facing the way the mover goes (it turns to face its way)
     or the opposite way; a small unit, by any friend or an unshaken enemy; an unshaken small
     unit passes through any unit."""
-    if mover.type.has(Special.SMALL) and _unshaken(mover):
-        return True
+    if mover.type.has(Special.SMALL) and _unshaken(mover) or other.level != mover.level:
+        return True  # (a unit at another level is flown over or tunnelled under)
     if other.type.has(Special.SMALL):
         return other.side == mover.side or _unshaken(mover)
     return other.side == mover.side and goal != mover.pos and state.field.aligned(
@@ -852,20 +887,54 @@ def _mover(state: GraspBattle, unit: GraspUnit) -> Mover:
                    and side.unpreferred == state.conditions)
 
 
-def _route(state: GraspBattle, start: Pos, path: Sequence[Pos]) -> str:
-    """The way a unit went, and whom it passed through on it."""
-    through = [u.id for u in state.units if u.pos != start and u.pos not in path[-1:]
+def _route(state: GraspBattle, mover: GraspUnit, start: Pos, path: Sequence[Pos]) -> str:
+    """The way a unit went, and whom it passed through (or over, or under) on it."""
+    crossed = [u for u in state.units if u.pos != start and u.pos not in path[-1:]
                and state.field.crossed(start, path, u.pos)]
+    through = [u.id for u in crossed if u.level == mover.level]
+    over = [u.id for u in crossed if u.level < mover.level]
+    under = [u.id for u in crossed if u.level > mover.level]
+    notes = [f"{how} {', '.join(ids)}" for how, ids in (
+        ("passing through", through), ("passing over", over), ("passing under", under)) if ids]
     return " → ".join(state.label(p) for p in (start, *path)) + (
-        f" (passing through {', '.join(through)})" if through else "")
+        f" ({'; '.join(notes)})" if notes else "")
+
+
+def _next_level(unit: GraspUnit) -> Level:
+    """One level a move: a flyer without fatigue must go down; otherwise toward the level its
+    marker sends it to."""
+    if unit.fatigue is None and unit.level > Level.SURFACE:
+        return Level(unit.level - 1)
+    goal = unit.marker_level if unit.marker_level is not None else unit.level
+    return Level(unit.level + (goal > unit.level) - (goal < unit.level))
+
+
+def _level_text(unit: GraspUnit, to: Level) -> str:
+    if to == unit.level:
+        return ""
+    return f"; it {'climbs' if to > unit.level else 'descends'} to {to.label}"
+
+
+def _descend_unordered(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A flyer without fatigue and without a marker still goes down a level each turn."""
+    events: list[BattleEvent] = []
+    for unit in [u for u in state.units if u.marker is None and u.fatigue is None
+                 and u.level > Level.SURFACE and not u.fleeing]:
+        to = _next_level(unit)
+        state = replace(_put(state, replace(unit, level=to)), busy=True)
+        events.append(BattleEvent(kind="level", text=f"{unit.id}, without fatigue, descends "
+                                  f"to {to.label}.", data={"unit": unit.id,
+                                                           "level": to.label}))
+    return state, events
 
 
 def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
-    events: list[BattleEvent] = []
+    state, events = _descend_unordered(state)
     for unit in [u for u in state.units if u.marker is not None and not u.fleeing]:
         unit = state.unit(unit.id)
         assert unit.marker is not None
-        if any(state.field.in_contact(e, unit.pos) for e in state.enemies(unit)):
+        if any(state.field.in_contact(e, unit.pos)
+               for e in state.enemies(unit, same_level=True)):
             continue  # in close combat: it holds
         jumped = _teleport(state, unit)
         if jumped is not None:
@@ -874,19 +943,27 @@ def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[
             continue
         before = len(dice.rolls)
         budget = _move_roll(state, unit, dice, "move")
+        to_level = _next_level(unit)
+        down = to_level < unit.level and state.field.going(unit.pos) is TerrainClass.GOOD
+        if down:
+            budget = budget * 3 // 2  # going down a level in good going: 1.5 × its move
         moved, path = _walk(state, unit, unit.marker, budget,
                             approach=unit.fatigue is not None)
-        if moved.pos == unit.marker:
-            moved = replace(moved, marker=None)
+        moved = replace(moved, level=to_level)
+        if moved.pos == unit.marker and (moved.marker_level in (None, to_level)):
+            moved = replace(moved, marker=None, marker_level=None)
         state = _put(state, moved)
-        if path:
+        if path or to_level != unit.level:
             state = replace(state, busy=True)
         events.append(BattleEvent(
-            kind="move", text=f"{unit.id} moves {budget} MU toward its marker at "
+            kind="move", text=f"{unit.id} moves {budget} MU"
+            + (" (1.5 × going down)" if down else "") + " toward its marker at "
             f"{state.label(unit.marker)}: "
-            f"{_route(state, unit.pos, path) if path else 'it cannot get closer'}"
+            f"{_route(state, unit, unit.pos, path) if path else 'it cannot get closer'}"
+            + _level_text(unit, to_level)
             + (" (reached)." if moved.marker is None else "."),
-            data={"unit": unit.id, "at": state.field.pos_json(moved.pos)},
+            data={"unit": unit.id, "at": state.field.pos_json(moved.pos),
+                  "level": to_level.label},
             rolls=tuple(dice.rolls[before:])))
         if path:
             state, struck = _into_mines(state, unit, path, dice)
@@ -953,7 +1030,7 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
         return state, [BattleEvent(kind="eliminated", text=f"{unit.id}, a denizen driven to "
                                    "flee its terrain, is removed.")]
     holding = [e for e in state.units if e.side != unit.side and not e.hidden
-               and board.in_contact(e.pos, unit.pos)]
+               and e.level == unit.level and board.in_contact(e.pos, unit.pos)]
     if away_from is not None and len(holding) > 1:
         captor = next((e.side for e in holding if e.pos == away_from), holding[0].side)
         state = _gone(state, unit, "was captured", captor=captor)
@@ -978,7 +1055,7 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
     if goal_unit is not None and board.in_contact(moved.pos, goal_unit.pos):
         fleeing = replace(fleeing, fleeing=False)
     state = _put(state, fleeing)
-    where = _route(state, unit.pos, path) if path else "nowhere"
+    where = _route(state, unit, unit.pos, path) if path else "nowhere"
     events = [BattleEvent(kind="flee", text=f"{unit.id} flees {budget} MU toward "
                           f"{toward}: {where}"
                           + ("; it rallies there." if not fleeing.fleeing else "."),
@@ -1103,9 +1180,9 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         raise BattleError(f"In the {state.step} step a side gives {kinds} orders or is done.",
                           rule="turn", field="kind")
     if order.kind == "marker":
-        before = state.unit(order.unit, "unit").marker
+        was = state.unit(order.unit, "unit")
         state, events = _marker(state, order)
-        return _listen(state, events, order, before)
+        return _listen(state, events, order, was)
     if order.kind in ("enter", "off_table"):
         return _reserve(state, order)
     if order.kind == "jam":
@@ -1269,7 +1346,7 @@ CANCEL_PIPS = 2
 
 
 def _listen(state: GraspBattle, events: list[BattleEvent], order: GraspOrder,
-            before: Pos | None) -> tuple[GraspBattle, list[BattleEvent]]:
+            was: GraspUnit) -> tuple[GraspBattle, list[BattleEvent]]:
     """A marker just issued by a high-tech command opens a window for every enemy side whose
     command is high tech too and holds 2 reserved pips: it may cancel the order as issued."""
     if not _signals(state, order.side):
@@ -1278,7 +1355,8 @@ def _listen(state: GraspBattle, events: list[BattleEvent], order: GraspOrder,
                       and s.reserved >= CANCEL_PIPS and _signals(state, s.name))
     if not listeners:
         return state, events
-    return replace(state, listening=listeners, issued=order.unit, marker_before=before), events
+    return replace(state, listening=listeners, issued=order.unit, marker_before=was.marker,
+                   level_before=was.marker_level), events
 
 
 def _answer(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -1295,7 +1373,8 @@ def _answer(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
         return (replace(state, listening=rest) if rest else _close(state)), [event]
     unit = state.unit(state.issued)
     side = state.side(order.side)
-    state = replace(_close(_put(state, replace(unit, marker=state.marker_before))),
+    state = replace(_close(_put(state, replace(unit, marker=state.marker_before,
+                                               marker_level=state.level_before))),
                     sides=tuple(replace(s, reserved=s.reserved - CANCEL_PIPS)
                                 if s.name == side.name else s for s in state.sides))
     return state, [BattleEvent(kind="cancel", text=f"{side.name}'s signals cancel the order to "
@@ -1304,7 +1383,7 @@ def _answer(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
 
 
 def _close(state: GraspBattle) -> GraspBattle:
-    return replace(state, listening=(), issued="", marker_before=None)
+    return replace(state, listening=(), issued="", marker_before=None, level_before=None)
 
 
 def _jam(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -1355,6 +1434,16 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
     if unit.type.move is None:
         raise BattleError(f"{unit.id} cannot move; a marker would be wasted.", rule="command",
                           field="unit")
+    height: Level | None = None
+    if order.level:
+        names = [lv.label for lv in BATTLE_LEVELS]
+        if order.level not in names:
+            raise BattleError(f"A level is one of {', '.join(names)}, not {order.level!r}.",
+                              rule="levels", field="level")
+        height = Level[order.level.upper()]
+        why = _level_refused(unit.type, height)
+        if why:
+            raise BattleError(f"{unit.id}: {why}", rule="levels", field="level")
     cost = enemy_cost if signals else _command_cost(state, unit)
     side = state.side(order.side)
     if not any(u.is_command for u in state.units if u.side == side.name):
@@ -1364,12 +1453,13 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
         raise BattleError(f"{side.name} has {side.pips} pips left; this marker costs {cost}"
                           + (" (beyond every command span)" if cost == 2 and not signals
                              else signals) + ".", rule="pips", field="unit")
-    state = replace(_put(state, replace(unit, marker=to)), busy=True,
+    state = replace(_put(state, replace(unit, marker=to, marker_level=height)), busy=True,
                     sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
                                 for s in state.sides))
     return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
-                               f"{state.label(to)} ({cost} pip{'s' if cost > 1 else ''})"
-                               f"{signals}.",
+                               f"{state.label(to)}"
+                               + (f", {height.label}" if height is not None else "")
+                               + f" ({cost} pip{'s' if cost > 1 else ''}){signals}.",
                                data={"unit": unit.id, "to": state.field.pos_json(to)})]
 
 
@@ -1402,6 +1492,7 @@ def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
         moves=t.move is not None, assault=t.has(Special.ASSAULT),
         engineer=t.has(Special.ENGINEER), attributes=unit.attributes,
         horde=t.has(Special.HORDE), large=t.has(Special.BIG),
+        tunneller=t.has(Special.TUNNELLER), level=unit.level,
     )
 
 
@@ -1433,8 +1524,11 @@ def _supports(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: Gr
                 raise BattleError(f"{helper.id} cannot fire at {target.id}: "
                                   f"{_can_shoot(state, helper, target)[1]}.", rule="support",
                                   field=f"supports[{i}]")
-        elif not state.field.in_contact(helper.pos, target.pos):
-            raise BattleError(f"{helper.id} is not in contact with {target.id}.",
+        elif not state.field.in_contact(helper.pos, target.pos) \
+                or helper.level != target.level:
+            raise BattleError(f"{helper.id} is not in contact with {target.id}"
+                              + ("" if helper.level == target.level
+                                 else f" (it is at {helper.level.label})") + ".",
                               rule="support", field=f"supports[{i}]")
         out.append(helper)
     if len(out) > 2:
@@ -1525,7 +1619,7 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
                                 else s for s in state.sides))
     events = [BattleEvent(kind="ambush_move", text=f"{unit.id} moves {budget} MU from "
                           "ambush (1 reserved pip): "
-                          + (_route(state, unit.pos, path) if path else "it stays put")
+                          + (_route(state, unit, unit.pos, path) if path else "it stays put")
                           + ".", rolls=tuple(dice.rolls[before:]))]
     if path:
         state, struck = _into_mines(state, unit, path, dice)
@@ -1578,6 +1672,10 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
                                        spotted=_spotted(state, unit.side, victim)), dice=dice)
         except GraspError as exc:
             raise BattleError(str(exc), rule="fire", field="target") from exc
+        if not result.resolved and len(dice.rolls) == before and victim.id == target.id \
+                and not any(o.surrendered for o in result.outcomes):
+            raise BattleError(f"{unit.id} cannot fire at {target.id}: {result.reason}.",
+                              rule="levels", field="target")
         how = ("" if victim.id == target.id else
                " (area fire)" if unit.type.has(Special.AREA_FIRE) else " (continuous fire)")
         head = f"{unit.id} fires at {victim.id}{how}" + (
@@ -1729,6 +1827,10 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     if not state.field.in_contact(unit.pos, target.pos):
         raise BattleError(f"{unit.id} is not in contact with {target.id}.", rule="combat",
                           field="target")
+    if unit.level != target.level:
+        raise BattleError(f"{unit.id} ({unit.level.label}) and {target.id} "
+                          f"({target.level.label}) are at different levels: close combat is "
+                          "between units at one level.", rule="levels", field="target")
     if unit.id in state.acted:
         raise BattleError(f"{unit.id} has already fought this turn.", rule="combat",
                           field="unit")
@@ -2066,7 +2168,9 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                               "attributes": _attributes_json(u.attributes),
                               "marker": board.pos_json(u.marker) if u.marker else None,
                               "fleeing": u.fleeing, "teleported": u.teleported,
-                              "hidden": u.hidden}
+                              "hidden": u.hidden, "level": u.level.label,
+                              "marker_level": u.marker_level.label if u.marker_level is not None
+                              else None}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,
@@ -2081,6 +2185,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "gone": [{"unit": u, "why": w} for u, w in state.gone],
         "listening": list(state.listening), "issued": state.issued or None,
         "marker_before": board.pos_json(state.marker_before) if state.marker_before else None,
+        "level_before": state.level_before.label if state.level_before is not None else None,
         "prisoners": [{"unit": u, "captor": c, "recruited": u in state.recruited}
                       for u, c in state.prisoners],
     }
@@ -2111,7 +2216,7 @@ def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
                        "conditions", "deployment", "prisoners", "listening", "issued",
-                       "marker_before"), "state")
+                       "marker_before", "level_before"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -2156,6 +2261,8 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         listening=listening, issued=issued,
         marker_before=None if data.get("marker_before") is None
         else board.pos_from_json(data.get("marker_before"), "state.marker_before"),
+        level_before=None if data.get("level_before") is None else Level[get_choice(
+            data, "level_before", [lv.label for lv in BATTLE_LEVELS], "state").upper()],
         recruited=tuple(u for u, _, r in prisoners if r))
 
 

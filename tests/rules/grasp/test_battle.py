@@ -6,6 +6,7 @@ scripted battle stored as a golden file."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from rules.battle import BattleError
 from rules.dice import FixedDice, SeededDice
 from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, points_lost
+from rules.grasp.combat import Level
 from rules.grasp.dielevels import DieLevel
 from rules.grasp.terrain import TerrainClass
 from rules.grasp.units import Special
@@ -372,6 +374,97 @@ def test_a_destroyed_big_unit_leaves_its_wreck_as_difficult_going():
     assert ENGINE.to_json(plain)["map"]["terrain"] == [
         {"going": "difficult", "polygon": [["11/2", "7/2"], ["13/2", "7/2"], ["13/2", "9/2"],
                                            ["11/2", "9/2"]]}]
+
+
+FLYER = {"cc": "d6", "fatigue": "d6", "move": 4, "specials": ["flyer"]}
+MOLES = {"cc": "d6", "fatigue": "d6", "move": 2, "specials": ["tunneller"]}
+
+
+def aloft(uid: str, where: str, kind: dict[str, Any], level: str, facing: str = "SE"
+          ) -> dict[str, Any]:
+    return {**unit(uid, where, kind, facing), "level": level}
+
+
+def test_a_marker_may_send_a_flyer_up_or_down_one_level_a_move_over_the_units_below():
+    west = [unit("w-general", "B4", GENERAL), aloft("w-hawk", "C4", FLYER, "near_flying"),
+            unit("w-foot", "D3", FOOT, "N")]
+    state, events = act(begin(west, EAST, [6, 1]), [],
+                        cmd("West", "marker", unit="w-hawk", to="H4", level="distant_flying"),
+                        cmd("West", "done"), cmd("East", "done"))
+    assert [events[0].text, events[-1].text] == [
+        "West places w-hawk's marker at H4, distant_flying (1 pip).",
+        "w-hawk moves 4 MU toward its marker at H4: C4 → D3 → E3 → F3 → G4 (passing over "
+        "w-foot); it climbs to medium_flying."]
+    hawk = state.unit("w-hawk")
+    assert (hawk.level, hawk.marker_level) == (Level.MEDIUM_FLYING, Level.DISTANT_FLYING)
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+    # Only flyers go up, only tunnellers down; a level is one of the seven.
+    error = refused(begin(west, EAST, [6, 1]),
+                    cmd("West", "marker", unit="w-foot", to="H4", level="near_flying"))
+    assert (error.rule, error.field, str(error)) == (
+        "levels", "orders[0].level", "w-foot: only a flyer goes above the surface "
+        "(near_flying).")
+    error = refused(begin(west, EAST, [6, 1]),
+                    cmd("West", "marker", unit="w-hawk", to="H4", level="orbital"))
+    assert error.field == "orders[0].level" and str(error).startswith("A level is one of ")
+    with pytest.raises(InputError) as bad:
+        begin([unit("w-general", "B4", GENERAL), aloft("w-mole", "C4", FOOT, "near_below")],
+              EAST, [6, 1])
+    assert (bad.value.field, bad.value.message) == (
+        "scenario.sides[0].units[1].level", "only a tunneller goes below the surface "
+        "(near_below).")
+
+
+def test_a_flyer_without_fatigue_goes_down_a_level_a_turn_at_1_5_times_its_move():
+    west = [unit("w-general", "B4", GENERAL), aloft("w-hawk", "C4", FLYER, "medium_flying"),
+            aloft("w-kite", "C6", FLYER, "near_flying")]
+    state = begin(west, EAST, [6, 1])
+    state = replace(state, units=tuple(replace(u, fatigue=None) if u.id.startswith("w-h")
+                                       or u.id == "w-kite" else u for u in state.units))
+    state, events = act(state, [], cmd("West", "marker", unit="w-hawk", to="K2"),
+                        cmd("West", "done"), cmd("East", "done"))
+    # Without a marker w-kite still goes down; w-hawk (a fixed 4 MU) goes down a level in
+    # good going at 1.5 × its move.
+    assert [e.text for e in events if e.kind in ("level", "move")] == [
+        "w-kite, without fatigue, descends to surface.",
+        "w-hawk moves 6 MU (1.5 × going down) toward its marker at K2: C4 → D3 → E3 → F2 → "
+        "G2 → H1 → I1; it descends to near_flying."]
+
+
+def test_close_combat_is_between_units_at_one_level_and_fire_between_levels_needs_range():
+    west = [unit("w-general", "B4", GENERAL), aloft("w-hawk", "E4", FLYER, "near_flying"),
+            unit("w-bows", "E6", ARCHERS)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "F4", FOOT, "NW"),
+            aloft("e-kite", "F6", FLYER, "medium_flying", "NW")]
+    state = to_combat(begin(west, east, [6, 1]))
+    error = refused(state, cmd("West", "fight", unit="w-hawk", target="e-foot"))
+    assert (error.rule, str(error)) == (
+        "levels", "w-hawk (near_flying) and e-foot (surface) are at different levels: close "
+        "combat is between units at one level.")
+    # Bows (fire range 6 MU) reach two levels up (6 needed): the range test is in the text.
+    state = to_fire(begin(west, east, [6, 1]))
+    _, events = act(state, [4, 2], cmd("West", "fire", unit="w-bows", target="e-kite"))
+    assert "range test: 2 level(s) apart needs 6; fire range 6 MU reaches" in events[0].text
+    short = {**ARCHERS, "fire_range": 3}
+    west_short = [unit("w-general", "B4", GENERAL), unit("w-bows", "E6", short)]
+    state = to_fire(begin(west_short, east, [6, 1]))
+    error = refused(state, cmd("West", "fire", unit="w-bows", target="e-kite"))
+    assert (error.rule, str(error)) == ("levels", "w-bows cannot fire at e-kite: fire range 3 "
+                                        "MU does not reach 6.")
+
+
+def test_a_tunneller_below_is_shot_two_die_levels_less_near_the_surface_and_not_deeper():
+    west = [unit("w-general", "B4", GENERAL), unit("w-bows", "E6", {**ARCHERS, "fs": "d8"})]
+    near = [unit("e-general", "K4", GENERAL, "NW"), aloft("e-mole", "F6", MOLES, "near_below")]
+    state = to_fire(begin(west, near, [6, 1]))
+    _, events = act(state, [4, 2], cmd("West", "fire", unit="w-bows", target="e-mole"))
+    assert events[0].text.startswith("w-bows fires at e-mole: w-bows fires at a near-surface "
+                                     "tunneller two die levels less: d8 → d4")
+    deep = [near[0], aloft("e-mole", "F6", MOLES, "medium_below")]
+    error = refused(to_fire(begin(west, deep, [6, 1])),
+                    cmd("West", "fire", unit="w-bows", target="e-mole"))
+    assert str(error) == ("w-bows cannot fire at e-mole: e-mole is tunnelling below "
+                          "near-surface level: only other tunnellers may fire at it.")
 
 
 SKIRMISHERS = {**FOOT, "specials": ["skirmisher"]}
@@ -984,7 +1077,7 @@ def check_passing(before: GraspBattle, events: Any) -> None:
         mover = known.get(e.data["unit"])
         if mover is None:
             continue  # it came on in this very step
-        named = e.text.split("(passing through ", 1)[1].split(")", 1)[0].split(", ")
+        named = re.split(r"[;)]", e.text.split("(passing through ", 1)[1])[0].split(", ")
         for other in [known[uid] for uid in named if uid in known]:
             assert mover.type.has(Special.SMALL) or other.type.has(Special.SMALL) or (
                 other.side == mover.side), e.text

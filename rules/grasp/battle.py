@@ -175,6 +175,16 @@ class Waiting:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Cloud:
+    """Smoke or a fire on the field: difficult going that blocks sight, covering a unit's
+    base at `at`; `was` is the ground under it, restored when it goes."""
+
+    kind: Literal["smoke", "fire"]
+    at: Pos
+    was: TerrainClass
+
+
+@dataclass(frozen=True, kw_only=True)
 class GraspBattle:
     settings: GraspSettings
     field: HexField | PlaneField
@@ -196,6 +206,8 @@ class GraspBattle:
     issued: str = ""
     marker_before: Pos | None = None
     level_before: Level | None = None
+    clouds: tuple[Cloud, ...] = ()  # smoke and fires
+    tending: tuple[str, ...] = ()  # units putting a fire out this turn: they do nothing else
     recruited: tuple[str, ...] = ()  # prisoners who joined their captor after the battle
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
@@ -241,7 +253,8 @@ class GraspOrder:
 
     side: str
     kind: Literal["terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam",
-                  "rally", "cancel", "pass", "ambush_move", "fire", "fight", "done"]
+                  "rally", "extinguish", "cancel", "pass", "ambush_move", "fire", "fight",
+                  "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -256,17 +269,18 @@ class GraspOrder:
     quadrant: str = ""
     positions: tuple[tuple[str, object], ...] = ()  # deploy: unit → where
     level: str = ""  # marker: the level the unit is sent to (a flyer or tunneller)
+    lay: str = ""  # fire: "smoke" or "fire" at the marked place `to` instead of a shot
 
 
 ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam", "rally",
-               "cancel", "pass", "ambush_move", "fire", "fight", "done")
+               "extinguish", "cancel", "pass", "ambush_move", "fire", "fight", "done")
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
                       "elite_pip", "hold", "through", "pips", "going", "place", "quadrant",
-                      "positions", "level"), path)
+                      "positions", "level", "lay"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
         kind=get_choice(obj, "kind", ORDER_KINDS, path),  # type: ignore[arg-type]
@@ -283,6 +297,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         place=obj.get("place"),
         quadrant=get_str(obj, "quadrant", path, default=""),
         level=get_str(obj, "level", path, default=""),
+        lay=get_choice(obj, "lay", ("", "smoke", "fire"), path, default=""),
         positions=tuple(as_object(obj.get("positions") or {}, child(path, "positions")).items()),
     )
 
@@ -731,7 +746,7 @@ def _put(state: GraspBattle, unit: GraspUnit) -> GraspBattle:
 
 
 def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
-    state = replace(state, turn=state.turn + 1, acted=(), busy=False)
+    state = replace(state, turn=state.turn + 1, acted=(), busy=False, tending=())
     events: list[BattleEvent] = [BattleEvent(kind="turn", text=f"Turn {state.turn}.",
                                              data={"turn": state.turn})]
     state, supplied = _resupply(state)
@@ -1172,7 +1187,7 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _answer(state, order)
     if order.kind == "done":
         return _done(state, order, dice)
-    expected = {"command": ("marker", "enter", "off_table", "jam", "rally"),
+    expected = {"command": ("marker", "enter", "off_table", "jam", "rally", "extinguish"),
                 "ambush": ("fire", "ambush_move"), "fire": ("fire",),
                 "combat": ("fight",)}[state.step]
     if order.kind not in expected:
@@ -1189,6 +1204,10 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _jam(state, order)
     if order.kind == "rally":
         return _rally(state, order)
+    if order.kind == "extinguish":
+        return _extinguish(state, order, dice)
+    if order.kind == "fire" and order.lay:
+        return _lay(state, order, dice)
     if order.kind == "ambush_move":
         return _ambush_move(state, order, dice)
     if order.kind == "fire":
@@ -1220,7 +1239,8 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
     if state.step == "ambush":
         if state.acting + 1 < len(state.ambush_sides):
             return replace(state, acting=state.acting + 1), events
-        return replace(state, step="fire", acting=0, ambush_sides=()), events
+        state, cleared = _clear_smoke(state)
+        return replace(state, step="fire", acting=0, ambush_sides=()), events + cleared
     if state.acting + 1 < len(state.phasing):
         return replace(state, acting=state.acting + 1), events
     if state.step == "command":
@@ -1228,7 +1248,8 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
         state, sprung = _spring_ambushes(replace(state, acted=(), ambushers=()))
         if state.ambushers:
             return replace(state, step="ambush", acting=0), events + moved + sprung
-        return replace(state, step="fire", acting=0), events + moved
+        state, cleared = _clear_smoke(state)
+        return replace(state, step="fire", acting=0), events + moved + cleared
     if state.step == "fire":
         return replace(state, step="combat", acting=0, acted=()), events
     state, ended = _end_turn(state, dice)
@@ -1431,6 +1452,9 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
     if unit.fleeing:
         raise BattleError(f"{unit.id} is fleeing and takes no orders.", rule="command",
                           field="unit")
+    if unit.id in state.tending:
+        raise BattleError(f"{unit.id} is putting out a fire this turn and does nothing else.",
+                          rule="fires", field="unit")
     if unit.type.move is None:
         raise BattleError(f"{unit.id} cannot move; a marker would be wasted.", rule="command",
                           field="unit")
@@ -1552,6 +1576,12 @@ def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[
         return False, (f"it is outside the 45° arc ahead of {unit.id} (facing "
                        f"{_facing_text(state, unit.facing)}); only all-round fire reaches "
                        "another arc")
+    cloud = _blocked(state, unit.pos, target.pos)
+    if cloud is not None and t.fire is not FireKind.INDIRECT:
+        return False, (f"the {cloud.kind} at {state.label(cloud.at)} blocks the line of "
+                       "sight (only indirect fire shoots over it)")
+    if unit.id in state.tending:
+        return False, f"{unit.id} is putting out a fire this turn"
     return True, ""
 
 
@@ -1659,6 +1689,7 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
         elite_pip=order.elite_pip)
     state = replace(state, acted=(*state.acted, unit.id, *(h.id for h in helpers)), busy=True)
     events: list[BattleEvent] = []
+    shot: CombatResult | None = None
     for victim_id in _affected(state, unit, target):
         victim = next((u for u in state.units if u.id == victim_id), None)
         if victim is None or state.step == "over":
@@ -1669,7 +1700,8 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
             result = resolve_fire(Fire(firer=firer, target=_fighter(state, victim, cc),
                                        fire_range=unit.type.fire_range,
                                        indirect=unit.type.fire is FireKind.INDIRECT,
-                                       spotted=_spotted(state, unit.side, victim)), dice=dice)
+                                       spotted=_spotted(state, unit.side, victim.pos)),
+                                  dice=dice)
         except GraspError as exc:
             raise BattleError(str(exc), rule="fire", field="target") from exc
         if not result.resolved and len(dice.rolls) == before and victim.id == target.id \
@@ -1682,19 +1714,23 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
             " from its second arc (one die less)" if arc_penalty else "")
         state, happened = _apply_result(state, result, head, dice, before, attacker=unit)
         events.extend(happened)
-    return state, events
+        if victim.id == target.id:
+            shot = result
+    state, after = _after_shot(state, unit, target, shot, dice)
+    return state, events + after
 
 
-def _spotted(state: GraspBattle, side: str, target: GraspUnit) -> bool:
+def _spotted(state: GraspBattle, side: str, at: Pos) -> bool:
     """Indirect fire hits on even scores only unless its target is spotted: in the 45° arc
     ahead of one of the side's command units, or of one of its scouts within the command
-    span of one of them (an off-table target is never spotted)."""
+    span of one of them, with no smoke or fire between (an off-table target is never
+    spotted)."""
     board = state.field
     commands = [u for u in state.units if u.side == side and u.is_command]
-    return any(board.in_arc(u.facing, u.pos, target.pos) and (u.is_command or (
-        u.type.has(Special.SCOUT) and any(board.within(c.pos, u.pos, c.type.command_range)
-                                          for c in commands)))
-        for u in state.units if u.side == side and not u.fleeing and u.pos != target.pos)
+    return any(board.in_arc(u.facing, u.pos, at) and _blocked(state, u.pos, at) is None and (
+        u.is_command or (u.type.has(Special.SCOUT) and any(
+            board.within(c.pos, u.pos, c.type.command_range) for c in commands)))
+        for u in state.units if u.side == side and not u.fleeing and u.pos != at)
 
 
 def _off_table(state: GraspBattle, unit_id: str, *, side: str = "") -> Waiting | None:
@@ -1783,7 +1819,8 @@ def _fire_off_table(state: GraspBattle, order: GraspOrder, dice: Dice
                                    target=_fighter(state, target, cc),
                                    fire_range=unit.type.fire_range,
                                    indirect=unit.type.fire is FireKind.INDIRECT,
-                                   spotted=theirs is None and _spotted(state, unit.side, target)),
+                                   spotted=theirs is None
+                                   and _spotted(state, unit.side, target.pos)),
                               dice=dice)
     except GraspError as exc:
         raise BattleError(str(exc), rule="fire", field="target") from exc
@@ -1834,6 +1871,9 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     if unit.id in state.acted:
         raise BattleError(f"{unit.id} has already fought this turn.", rule="combat",
                           field="unit")
+    if unit.id in state.tending:
+        raise BattleError(f"{unit.id} is putting out a fire this turn and does nothing else.",
+                          rule="fires", field="unit")
     if unit.attributes.cc is None:
         raise BattleError(f"{unit.id} has no close combat die left.", rule="combat",
                           field="unit")
@@ -2064,6 +2104,188 @@ def _recoil(state: GraspBattle, unit: GraspUnit, enemy: GraspUnit
 
 
 # ---------------------------------------------------------------------------
+# Smoke and fires
+
+
+def _blocked(state: GraspBattle, a: Pos, b: Pos) -> Cloud | None:
+    """Smoke or a fire on the line from a to b, or over b, blocks the sight between them."""
+    board = state.field
+    return next((c for c in state.clouds if board.on_line(a, b, c.at)
+                 or board.overlap(b, c.at)), None)
+
+
+def _cloud(state: GraspBattle, kind: Literal["smoke", "fire"], at: Pos
+           ) -> tuple[GraspBattle, BattleEvent]:
+    """Smoke or a fire laid over the place of a unit's base: difficult going from now on."""
+    board = state.field
+    was = board.ground(at)
+    field = board.with_piece(board.footprint(at), TerrainClass.DIFFICULT) \
+        if was < TerrainClass.DIFFICULT else board
+    state = replace(state, field=field, clouds=(*state.clouds, Cloud(kind=kind, at=at, was=was)))
+    return state, BattleEvent(kind=kind, text=f"{'Smoke' if kind == 'smoke' else 'A fire'} "
+                              f"covers {state.label(at)}.",
+                              data={"at": board.pos_json(at)})
+
+
+def _lift(state: GraspBattle, cloud: Cloud) -> GraspBattle:
+    board = state.field
+    field = board.without_piece(board.footprint(cloud.at), cloud.was) \
+        if cloud.was < TerrainClass.DIFFICULT else board
+    return replace(state, field=field, clouds=tuple(c for c in state.clouds if c != cloud))
+
+
+def _clear_smoke(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Step 6: smoke goes (fires burn on until put out)."""
+    smoke = [c for c in state.clouds if c.kind == "smoke"]
+    for c in smoke:
+        state = _lift(state, c)
+    return state, ([BattleEvent(kind="smoke", text="The smoke clears from "
+                                + ", ".join(state.label(c.at) for c in smoke) + ".")]
+                   if smoke else [])
+
+
+def _burn(state: GraspBattle, at: Pos, die: DieLevel, dice: Dice, *, why: str,
+          victim: GraspUnit | None = None) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A fire's close combat (a d6 where it starts, against the unit whose base it covers;
+    a d4 against the `victim` putting it out)."""
+    board = state.field
+    if victim is None:
+        victim = next((u for u in state.units if board.overlap(u.pos, at)), None)
+    if victim is None:
+        return state, []
+    name = f"the fire at {state.label(at)}"
+    before = len(dice.rolls)
+    try:
+        result = resolve_close_combat(CloseCombat(
+            attacker=Side(unit=Fighter(name=name, die=DieSpec(level=die),
+                                       terrain=TerrainClass.DIFFICULT, moves=False)),
+            defender=Side(unit=_fighter(state, victim, victim.attributes.cc
+                                        or DieSpec(level=DieLevel.D4)))), dice=dice)
+    except GraspError as exc:
+        raise BattleError(str(exc), rule="fires") from exc
+    # Whatever the combat would do to the fire itself is no part of the rule: a fire burns
+    # until it is put out.
+    result = replace(result, explanation=tuple(line for line in result.explanation
+                                               if not line.startswith(f"{name}:")))
+    # The fire fights from where it burns, on no side: whoever gives up there is nobody's.
+    flames = replace(victim, id=name, side="", pos=at)
+    return _apply_result(state, result, f"{why}: {name} engages {victim.id}", dice, before,
+                         attacker=flames)
+
+
+def _lay(state: GraspBattle, order: GraspOrder, dice: Dice
+         ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Smoke (a unit with `smoke`) or a fire (with `fires`) fired at a place a command marker
+    of the side marks: it lands there on a hit (direct fire always hits; unspotted indirect
+    fire only on an even score), otherwise right in front of the firer."""
+    unit = _own(state, order, order.unit, "unit")
+    need = Special.SMOKE if order.lay == "smoke" else Special.FIRES
+    if not unit.type.has(need):
+        raise BattleError(f"{unit.id} has no {need.value} special: it cannot lay "
+                          f"{order.lay}.", rule="fires", field="lay")
+    if state.step != "fire" or unit.id in state.acted or unit.id in state.tending:
+        raise BattleError(f"{unit.id} lays {order.lay} in the fire step, instead of its one "
+                          "shot of the turn.", rule="fires", field="unit")
+    fs, reach_spec = unit.attributes.fs, unit.type.fire_range
+    if fs is None or reach_spec is None or unit.fleeing:
+        raise BattleError(f"{unit.id} cannot fire: it has no fire strength left, no fire range "
+                          "or is fleeing.", rule="fire", field="unit")
+    board = state.field
+    try:
+        to = order.to if isinstance(order.to, Hex | Point) else board.pos_from_json(order.to,
+                                                                                  "to")
+    except InputError as exc:
+        raise BattleError(exc.message, rule="fires", field="to") from exc
+    if not any(u.marker == to for u in state.units if u.side == order.side):
+        raise BattleError(f"{order.lay.capitalize()} is fired at a place one of "
+                          f"{order.side}'s command markers marks, not {board.label(to)}.",
+                          rule="fires", field="to")
+    reach = reach_spec.level.value if isinstance(reach_spec, DieSpec) else reach_spec
+    indirect = unit.type.fire is FireKind.INDIRECT
+    if not board.within(unit.pos, to, reach) or not board.in_arc(unit.facing, unit.pos, to) \
+            or (not indirect and _blocked(state, unit.pos, to) is not None):
+        raise BattleError(f"{unit.id} cannot reach {board.label(to)}: it must be within its "
+                          f"range of {reach} MU, in the 45° arc ahead and (direct fire) in "
+                          "sight.", rule="fires", field="to")
+    before = len(dice.rolls)
+    hit, how = True, ""
+    if indirect and not _spotted(state, order.side, to):
+        roll = roll_pool(dice, level=fs.level, tech_count=fs.tech_count,
+                         purpose=f"{order.lay}: {unit.id}").kept
+        hit = roll % 2 == 0
+        how = f" (unspotted: {roll}, {'even, a hit' if hit else 'odd, a miss'})"
+    where = to if hit else board.ahead(unit.pos, unit.facing)
+    state = replace(state, acted=(*state.acted, unit.id), busy=True)
+    what = "smoke" if order.lay == "smoke" else "to start a fire"
+    events = [BattleEvent(kind="lay", text=f"{unit.id} fires {what} at {board.label(to)}{how}"
+                          + ("." if hit else ": it falls in front of the firer."),
+                          rolls=tuple(dice.rolls[before:]))]
+    if where is None:
+        return state, events
+    state, laid = _cloud(state, "smoke" if order.lay == "smoke" else "fire", where)
+    events.append(laid)
+    if order.lay == "fire":
+        state, burnt = _burn(state, where, DieLevel.D6, dice, why="The fire starts")
+        events.extend(burnt)
+    return state, events
+
+
+def _after_shot(state: GraspBattle, unit: GraspUnit, target: GraspUnit,
+                result: CombatResult | None, dice: Dice
+                ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A −Tech firer leaves smoke right in front of it; in dry conditions a firer's maximal
+    damage roll starts a fire: on a d6 of 1–3 at the firer, 4–6 at the target."""
+    events: list[BattleEvent] = []
+    fs = unit.attributes.fs
+    board = state.field
+    kept = _kept_roll(result, unit.id) if result is not None else None
+    if state.step != "over" and fs is not None and kept is not None \
+            and kept == fs.level.value and state.conditions.startswith("dry"):
+        before = len(dice.rolls)
+        roll = dice.roll(6, f"accidental fire: {unit.id}")
+        struck = unit if roll <= 3 else target  # on the unit, wherever the shot left it
+        at = next((u.pos for u in state.units if u.id == struck.id), struck.pos)
+        events.append(BattleEvent(kind="fire", text=f"{unit.id} rolled its damage die's "
+                                  f"maximum in {state.conditions} conditions: an accidental "
+                                  f"fire (d6 = {roll}) at {state.label(at)}.",
+                                  rolls=tuple(dice.rolls[before:])))
+        state, laid = _cloud(state, "fire", at)
+        events.append(laid)
+        state, burnt = _burn(state, at, DieLevel.D6, dice, why="The fire starts")
+        events.extend(burnt)
+    if state.step != "over" and fs is not None and fs.tech_count < 0 \
+            and any(u.id == unit.id for u in state.units):
+        front = board.ahead(state.unit(unit.id).pos, state.unit(unit.id).facing)
+        if front is not None:
+            state, laid = _cloud(state, "smoke", front)
+            events.append(replace(laid, text=f"{unit.id} fires −Tech: " + laid.text[0].lower()
+                                  + laid.text[1:]))
+    return state, events
+
+
+def _extinguish(state: GraspBattle, order: GraspOrder, dice: Dice
+                ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A unit on or next to a fire puts it out: it does nothing else this turn (no marker, no
+    shot, no fight) and takes a d4 close combat."""
+    unit = _own(state, order, order.unit, "unit")
+    board = state.field
+    fire = next((c for c in state.clouds if c.kind == "fire" and (
+        board.overlap(unit.pos, c.at) or board.in_contact(unit.pos, c.at))), None)
+    if fire is None:
+        raise BattleError(f"{unit.id} is not on or next to a fire.", rule="fires",
+                          field="unit")
+    if unit.id in state.tending or unit.fleeing:
+        raise BattleError(f"{unit.id} cannot put a fire out now.", rule="fires", field="unit")
+    state = replace(_put(state, replace(unit, marker=None, marker_level=None)), busy=True,
+                    tending=(*state.tending, unit.id))
+    state, burnt = _burn(state, fire.at, DieLevel.D4, dice, victim=state.unit(unit.id),
+                         why=f"{unit.id} fights the fire at {state.label(fire.at)}")
+    state = _lift(state, fire)
+    return state, [*burnt, BattleEvent(kind="extinguish", text=f"{unit.id} puts out the fire "
+                                       f"at {state.label(fire.at)}.")]
+
+
+# ---------------------------------------------------------------------------
 # The end
 
 
@@ -2186,6 +2408,9 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "listening": list(state.listening), "issued": state.issued or None,
         "marker_before": board.pos_json(state.marker_before) if state.marker_before else None,
         "level_before": state.level_before.label if state.level_before is not None else None,
+        "clouds": [{"kind": c.kind, "at": board.pos_json(c.at), "was": c.was.label}
+                   for c in state.clouds],
+        "tending": list(state.tending),
         "prisoners": [{"unit": u, "captor": c, "recruited": u in state.recruited}
                       for u, c in state.prisoners],
     }
@@ -2212,11 +2437,20 @@ def _deployment_from_json(raw: object, names: Sequence[str]) -> Deployment | Non
                         for k in quadrants))
 
 
+def _cloud_from_json(raw: object, path: str, board: HexField | PlaneField) -> Cloud:
+    obj = as_object(raw, path)
+    only_fields(obj, ("kind", "at", "was"), path)
+    goings = {t.label: t for t in TerrainClass}
+    return Cloud(kind=get_choice(obj, "kind", ("smoke", "fire"), path),  # type: ignore[arg-type]
+                 at=board.pos_from_json(obj.get("at"), child(path, "at")),
+                 was=goings[get_choice(obj, "was", list(goings), path)])
+
+
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
                        "conditions", "deployment", "prisoners", "listening", "issued",
-                       "marker_before", "level_before"), "state")
+                       "marker_before", "level_before", "clouds", "tending"), "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -2263,6 +2497,9 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         else board.pos_from_json(data.get("marker_before"), "state.marker_before"),
         level_before=None if data.get("level_before") is None else Level[get_choice(
             data, "level_before", [lv.label for lv in BATTLE_LEVELS], "state").upper()],
+        clouds=tuple(_cloud_from_json(c, child("state.clouds", i), board)
+                     for i, c in enumerate(get_list(data, "clouds", "state", default=True))),
+        tending=get_str_list(data, "tending", "state", what="a unit id"),
         recruited=tuple(u for u, _, r in prisoners if r))
 
 

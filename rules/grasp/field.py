@@ -110,6 +110,23 @@ class HexField(HexPlaces):
         """The ground a unit's base covers, as a terrain piece: its hex."""
         return (p,)
 
+    def without_piece(self, piece: Sequence[Pos], was: TerrainClass) -> HexField:
+        """The field with a piece laid by with_piece gone: its ground as it was."""
+        terrain = dict(self.terrain)
+        for p in piece:
+            assert isinstance(p, Hex)
+            if was is TerrainClass.GOOD:
+                terrain.pop(p, None)
+            else:
+                terrain[p] = was
+        return replace(self, terrain=terrain)
+
+    def ahead(self, pos: Pos, facing: Facing) -> Pos | None:
+        """The place right in front of a unit (None: off the map)."""
+        assert isinstance(pos, Hex) and isinstance(facing, Direction)
+        to = neighbor(pos, facing)
+        return to if self.grid.contains(to) else None
+
     def with_piece(self, piece: Sequence[Pos], going: TerrainClass) -> HexField:
         terrain = dict(self.terrain)
         for p in piece:
@@ -357,6 +374,31 @@ class PlaneField(PlanePlaces):
         lo_y, hi_y = max(Fraction(0), p.y - h), min(Fraction(self.height), p.y + h)
         return (Point(lo_x, lo_y), Point(hi_x, lo_y), Point(hi_x, hi_y), Point(lo_x, hi_y))
 
+    def without_piece(self, piece: Sequence[Pos], was: TerrainClass) -> PlaneField:
+        """The field with the last area laid as this piece gone."""
+        corners = tuple(p for p in piece if isinstance(p, Point))
+        keep = list(self.areas)
+        for i in range(len(keep) - 1, -1, -1):
+            if keep[i].polygon == corners and keep[i].mines is None:
+                del keep[i]
+                break
+        return replace(self, areas=tuple(keep))
+
+    def ahead(self, pos: Pos, facing: Facing) -> Pos | None:
+        """The place a base's width in front of a unit, on the 1/100 MU grid (None: off the
+        board)."""
+        assert isinstance(pos, Point) and isinstance(facing, Vec)
+        if facing.norm2 == 0:
+            return None
+        far = pos + facing * (Fraction(2) / (abs(facing.dx) + abs(facing.dy)))
+
+        def short(t: Fraction) -> bool:
+            return dist2(along(pos, far, t), pos) < BASE ** 2
+
+        t = farthest(short, steps=GRID * 10) + Fraction(1, GRID * 10)
+        to = self._snap(far, along(pos, far, min(Fraction(1), t)))
+        return to if self.contains(to) else None
+
     def with_piece(self, piece: Sequence[Pos], going: TerrainClass) -> PlaneField:
         corners = tuple(p for p in piece if isinstance(p, Point))
         return replace(self, areas=(*self.areas, Area(going=going, polygon=corners)))
@@ -542,14 +584,8 @@ class PlaneField(PlanePlaces):
         v = enemy - pos
         if v.norm2 == 0:
             return None
-        far = enemy + v * (Fraction(2) / (abs(v.dx) + abs(v.dy)))  # beyond 1 MU from it
-
-        def inside_it(t: Fraction) -> bool:
-            return dist2(along(enemy, far, t), enemy) < BASE ** 2
-
-        t = farthest(inside_it, steps=GRID * 10) + Fraction(1, GRID * 10)
-        to = self._snap(far, along(enemy, far, min(Fraction(1), t)))
-        if not self.contains(to) or self.going(to) is TerrainClass.IMPASSABLE \
+        to = self.ahead(enemy, v)
+        if not isinstance(to, Point) or self.going(to) is TerrainClass.IMPASSABLE \
                 or any(dist2(to, o) < BASE ** 2 for o in others
                        if isinstance(o, Point) and o != enemy):
             return None

@@ -153,8 +153,8 @@ def test_only_the_phasing_side_acts_and_only_with_the_steps_orders():
     assert (error.field, error.rule, str(error)) == (
         "orders[0]", "turn", "East does not act now: West phases in the command step.")
     error = refused(state, cmd("West", "fire", unit="w-foot", target="e-foot"))
-    assert str(error) == ("In the command step a side gives marker, enter, off_table, jam or "
-                          "rally orders or is done.")
+    assert str(error) == ("In the command step a side gives marker, enter, off_table, jam, "
+                          "rally or extinguish orders or is done.")
 
 
 # --- command markers and moves --------------------------------------------------------------
@@ -465,6 +465,110 @@ def test_a_tunneller_below_is_shot_two_die_levels_less_near_the_surface_and_not_
                     cmd("West", "fire", unit="w-bows", target="e-mole"))
     assert str(error) == ("w-bows cannot fire at e-mole: e-mole is tunnelling below "
                           "near-surface level: only other tunnellers may fire at it.")
+
+
+SMOKERS = {**ARCHERS, "specials": ["smoke"]}
+FIRE_RAISERS = {**ARCHERS, "specials": ["fires"]}
+MORTAR = {**ARCHERS, "fire": "indirect", "specials": ["smoke"]}
+
+
+def marked_g6(west: list[dict[str, Any]], east: list[dict[str, Any]]) -> GraspBattle:
+    """West's foot marched toward its marker at G6 (still marked): the fire step."""
+    state, _ = act(begin(west, east, [6, 1]), [],
+                   cmd("West", "marker", unit="w-foot", to="G6"), cmd("West", "done"),
+                   cmd("East", "done"))
+    assert state.step == "fire" and state.unit("w-foot").marker == parse_label("G6")
+    return state
+
+
+def test_smoke_fired_at_a_marked_place_is_difficult_going_blocks_sight_and_clears():
+    west = [unit("w-general", "B4", GENERAL), unit("w-smoke", "D4", SMOKERS),
+            unit("w-foot", "C6", FOOT)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-bows", "I6", ARCHERS, "NW")]
+    state = marked_g6(west, east)
+    error = refused(state, cmd("West", "fire", unit="w-smoke", to="H6", lay="smoke"))
+    assert (error.rule, str(error)) == ("fires", "Smoke is fired at a place one of West's "
+                                        "command markers marks, not H6.")
+    error = refused(state, cmd("West", "fire", unit="w-foot", to="G6", lay="smoke"))
+    assert str(error) == "w-foot has no smoke special: it cannot lay smoke."
+    state, events = act(state, [], cmd("West", "fire", unit="w-smoke", to="G6", lay="smoke"))
+    assert [e.text for e in events] == ["w-smoke fires smoke at G6.", "Smoke covers G6."]
+    assert state.field.going(parse_label("G6")) is TerrainClass.DIFFICULT
+    assert ENGINE.to_json(state)["clouds"] == [{"kind": "smoke", "at": "G6", "was": "good"}]
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+    state, _ = act(state, [], cmd("West", "done"))
+    error = refused(state, cmd("East", "fire", unit="e-bows", target="w-foot"))
+    assert str(error) == ("e-bows cannot fire at w-foot: the smoke at G6 blocks the line of "
+                          "sight (only indirect fire shoots over it).")
+    # Next turn the smoke clears as the fire step begins (step 6).
+    state, _ = act(state, [1, 6], cmd("East", "done"), cmd("West", "done"),
+                   cmd("East", "done"))
+    state, events = act(state, [], cmd("East", "done"), cmd("West", "done"))
+    assert events[-1].text == "The smoke clears from G6."
+    assert (state.clouds, state.field.going(parse_label("G6"))) == ((), TerrainClass.GOOD)
+
+
+def test_unspotted_indirect_smoke_misses_on_an_odd_score_and_falls_before_the_firer():
+    west = [unit("w-general", "B4", GENERAL, "N"), unit("w-mortar", "D6", MORTAR),
+            unit("w-foot", "C6", FOOT)]
+    state = marked_g6(west, [unit("e-general", "K4", GENERAL, "NW")])
+    _, events = act(state, [3], cmd("West", "fire", unit="w-mortar", to="G6", lay="smoke"))
+    assert [e.text for e in events] == [
+        "w-mortar fires smoke at G6 (unspotted: 3, odd, a miss): it falls in front of the "
+        "firer.", "Smoke covers E7."]
+    _, events = act(state, [4], cmd("West", "fire", unit="w-mortar", to="G6", lay="smoke"))
+    assert events[-1].text == "Smoke covers G6."
+
+
+def test_a_fire_started_on_a_unit_fights_it_with_a_d6_and_is_put_out_with_a_d4():
+    west = [unit("w-general", "B4", GENERAL), unit("w-fire", "D4", FIRE_RAISERS),
+            unit("w-foot", "C6", FOOT)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "G6", FOOT, "NW")]
+    state, events = act(marked_g6(west, east), [6, 2],
+                        cmd("West", "fire", unit="w-fire", to="G6", lay="fire"))
+    assert [e.text for e in events] == [
+        "w-fire fires to start a fire at G6.", "A fire covers G6.",
+        "The fire starts: the fire at G6 engages e-foot: attacker: the fire at G6 d6 rolled "
+        "[6] kept 6 = 6 → total 6; defender: e-foot d6 rolled [2] kept 2 = 2 → total 2; the "
+        "fire at G6 wins and doubles its opponent; e-foot: fatigue d6 → d4; e-foot recoils "
+        "1 MU.", "e-foot recoils to G5."]
+    # A fire burns on (no clearing); next turn e-foot, next to it, puts it out.
+    state, _ = act(state, [1, 6], cmd("West", "done"), cmd("East", "done"),
+                   cmd("West", "done"), cmd("East", "done"))
+    assert [c.kind for c in state.clouds] == ["fire"]
+    state, events = act(state, [2, 4], cmd("East", "extinguish", unit="e-foot"))
+    assert [e.text for e in events] == [
+        "e-foot fights the fire at G6: the fire at G6 engages e-foot: attacker: the fire at G6 "
+        "d4 rolled [2] kept 2 = 2 → total 2; defender: e-foot d6 rolled [4] kept 4 = 4 → "
+        "total 4; e-foot wins and doubles its opponent.", "e-foot puts out the fire at G6."]
+    assert (state.clouds, state.tending) == ((), ("e-foot",))
+    assert state.field.going(parse_label("G6")) is TerrainClass.GOOD
+    error = refused(state, cmd("East", "marker", unit="e-foot", to="C4"))
+    assert str(error) == "e-foot is putting out a fire this turn and does nothing else."
+    error = refused(state, cmd("East", "extinguish", unit="e-general"))
+    assert str(error) == "e-general is not on or next to a fire."
+
+
+def test_minus_tech_guns_leave_smoke_ahead_and_a_maximal_roll_in_dry_weather_starts_a_fire():
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "H5", FOOT, "NW")]
+    muskets = {**ARCHERS, "fs": "<2d6"}
+    state = to_fire(begin([unit("w-general", "B4", GENERAL), unit("w-musket", "E4", muskets)],
+                          east, [6, 1]))
+    _, events = act(state, [3, 4, 2], cmd("West", "fire", unit="w-musket", target="e-foot"))
+    assert events[-1].text == "w-musket fires −Tech: smoke covers F4."
+    dry = ENGINE.start(scenario={"map": {"cols": 12, "rows": 8}, "conditions": "dry", "sides": [
+        {"name": "West", "edge": "W", "units": [unit("w-general", "B4", GENERAL),
+                                                unit("w-bows", "E4", ARCHERS)]},
+        {"name": "East", "edge": "E", "units": east}]}, settings={},
+        dice=FixedDice([6, 1])).state
+    # 6 on the d6: the maximum; the d6 for the fire, 5: on the target, where it recoiled.
+    _, events = act(to_fire(dry), [6, 2, 5, 3, 4],
+                    cmd("West", "fire", unit="w-bows", target="e-foot"))
+    assert [e.text for e in events[1:4]] == [
+        "e-foot recoils to I6.",
+        "w-bows rolled its damage die's maximum in dry conditions: an accidental fire (d6 = 5) "
+        "at I6.", "A fire covers I6."]
+    assert events[-1].text.startswith("The fire starts: the fire at I6 engages e-foot")
 
 
 SKIRMISHERS = {**FOOT, "specials": ["skirmisher"]}

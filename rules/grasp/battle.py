@@ -956,6 +956,19 @@ def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[
             state, event = jumped
             events.append(event)
             continue
+        board = state.field
+        limit = 180 if unit.type.has(Special.AGILE) else 45 if unit.type.has(
+            Special.CLUMSY) else 90
+        if unit.marker != unit.pos and not board.turn_ok(
+                unit.facing, board.facing_toward(unit.pos, unit.marker), limit):
+            facing = board.turned(unit.facing, board.facing_toward(unit.pos, unit.marker), limit)
+            state = replace(_put(state, replace(unit, facing=facing)), busy=True)
+            events.append(BattleEvent(
+                kind="turn", text=f"{unit.id} spends its move turning toward its marker at "
+                f"{state.label(unit.marker)}, to face {_facing_text(state, facing)} (it turns "
+                f"at most {board.turn_text(limit)} a move).",
+                data={"unit": unit.id, "facing": board.facing_json(facing)}))
+            continue
         before = len(dice.rolls)
         budget = _move_roll(state, unit, dice, "move")
         to_level = _next_level(unit)

@@ -177,6 +177,28 @@ class HexField(HexPlaces):
         assert isinstance(f, Direction) and isinstance(g, Direction)
         return f in (g, g.opposite)
 
+    def turn_allowed(self, degrees: int) -> int:
+        """A turn limit in hexsides of 60°: 180° is three, anything less one (a hex unit
+        always turns at least one hexside)."""
+        return 3 if degrees >= 180 else 1
+
+    def turn_ok(self, f: Facing, way: Facing, degrees: int) -> bool:
+        assert isinstance(f, Direction) and isinstance(way, Direction)
+        order = list(Direction)
+        steps = abs(order.index(f) - order.index(way))
+        return min(steps, 6 - steps) <= self.turn_allowed(degrees)
+
+    def turned(self, f: Facing, way: Facing, degrees: int) -> Facing:
+        """f turned as far as allowed toward way (clockwise when way is right behind)."""
+        assert isinstance(f, Direction) and isinstance(way, Direction)
+        order = list(Direction)
+        clockwise = (order.index(way) - order.index(f)) % 6
+        step = self.turn_allowed(degrees) * (1 if clockwise <= 3 else -1)
+        return order[(order.index(f) + step) % 6]
+
+    def turn_text(self, degrees: int) -> str:
+        return f"{self.turn_allowed(degrees) * 60}°"
+
     def behind(self, a: Pos, facing: Facing, b: Pos) -> bool:
         assert isinstance(a, Hex) and isinstance(facing, Direction)
         return b == neighbor(a, facing.opposite)
@@ -445,6 +467,27 @@ class PlaneField(PlanePlaces):
         """Facing the same or the opposite way (parallel facing vectors)."""
         assert isinstance(f, Vec) and isinstance(g, Vec)
         return f.dx * g.dy == f.dy * g.dx
+
+    def turn_ok(self, f: Facing, way: Facing, degrees: int) -> bool:
+        """Whether `way` is within `degrees` (45, 90 or 180) of facing f, exactly."""
+        assert isinstance(f, Vec) and isinstance(way, Vec)
+        dot = f.dot(way)
+        if degrees >= 180:
+            return True
+        if degrees >= 90:
+            return dot >= 0
+        return dot > 0 and 2 * dot * dot >= f.norm2 * way.norm2  # cos² 45° = ½
+
+    def turned(self, f: Facing, way: Facing, degrees: int) -> Facing:
+        """f turned by the limit (90° or 45°) toward way's side (clockwise when right behind);
+        the vectors stay exact, unnormalised."""
+        assert isinstance(f, Vec) and isinstance(way, Vec)
+        cross = f.dx * way.dy - f.dy * way.dx
+        left = Vec(-f.dy, f.dx) if cross > 0 else Vec(f.dy, -f.dx)
+        return left if degrees >= 90 else Vec(f.dx + left.dx, f.dy + left.dy)
+
+    def turn_text(self, degrees: int) -> str:
+        return f"{degrees}°"
 
     def behind(self, a: Pos, facing: Facing, b: Pos) -> bool:
         assert isinstance(a, Point) and isinstance(facing, Vec) and isinstance(b, Point)

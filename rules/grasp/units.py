@@ -41,7 +41,8 @@ class Special(enum.StrEnum):
     HORDE = "horde"
     BIG = "big"
     SMALL = "small"
-    AGILE = "agile"
+    AGILE = "agile"  # also turns up to 180° a move
+    CLUMSY = "clumsy"  # turns up to 45° a move (others 90°)
     FLYER = "flyer"
     TUNNELLER = "tunneller"
     SCOUT = "scout"

@@ -187,6 +187,37 @@ def test_units_move_toward_their_markers_paying_the_going_and_unused_pips_are_re
     assert (state.step, state.side("West").reserved) == ("fire", 3)
 
 
+@pytest.mark.parametrize(("specials", "text"), [
+    ([], "w-foot spends its move turning toward its marker at B6, to face S (it turns at most "
+         "60° a move)."),
+    (["clumsy"], "w-foot spends its move turning toward its marker at B6, to face S (it turns "
+                 "at most 60° a move)."),
+    (["agile"], "w-foot moves 3 MU toward its marker at B6: E4 → D4 → C5 → B5.")])
+def test_a_unit_turns_at_most_90_degrees_a_move_agile_180_clumsy_45_on_the_hex_map(
+        specials, text):
+    # Facing SE, its marker behind it: 60° (one hexside) is the nearest a hex map comes to
+    # 90° and to 45°; 180° turns it right round.
+    state = begin([unit("w-general", "B4", GENERAL),
+                   unit("w-foot", "E4", {**FOOT, "specials": specials})], EAST, [5, 1])
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="B6"),
+                        cmd("West", "done"), cmd("East", "done"))
+    assert events[-1].text == text
+
+
+@pytest.mark.parametrize(("specials", "text"), [
+    ([], "spends its move turning toward its marker at (2, 6), to face [0, 1] (it turns at "
+         "most 90° a move)."),
+    (["clumsy"], "spends its move turning toward its marker at (2, 6), to face [1, 1] (it "
+                 "turns at most 45° a move)."),
+    (["agile"], "moves 3 MU toward its marker at (2, 6): (5, 4) → (2.51, 5.66).")])
+def test_on_the_continuous_board_turns_are_exact_90_45_or_180_degrees(specials, text):
+    state = plane([at("w-general", 1, 1, GENERAL),
+                   at("w-foot", 5, 4, {**FOOT, "specials": specials})], PLANE_EAST, [5, 1])
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to=[2, 6]),
+                        cmd("West", "done"), cmd("East", "done"))
+    assert events[-1].text == f"w-foot {text}"
+
+
 def test_a_unit_stops_on_contact_and_one_without_fatigue_does_not_close_in():
     state = begin(WEST, [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "F4", FOOT)],
                   [4, 1])
@@ -780,9 +811,9 @@ def test_a_teleporter_jumps_to_its_marker_every_other_turn_away_from_enemies():
     assert "w-jump teleports from C4 to F4." in [e.text for e in events]
     # Turn 2: it teleported last turn, so it walks toward its new marker.
     state, _ = act(state, [5, 1], *[cmd(s, "done") for s in ("West", "East")] * 2)
-    state, _ = act(state, [], cmd("West", "marker", unit="w-jump", to="C4"),
+    state, _ = act(state, [], cmd("West", "marker", unit="w-jump", to="H6"),
                    cmd("West", "done"), cmd("East", "done"))
-    assert (where(state, "w-jump"), state.unit("w-jump").teleported) == ("C4", 1)
+    assert (where(state, "w-jump"), state.unit("w-jump").teleported) == ("H6", 1)
     near = begin([unit("w-general", "B4", GENERAL), unit("w-jump", "C4", jumper)],
                  EAST, [5, 1])
     near, _ = act(near, [], cmd("West", "marker", unit="w-jump", to="H4"),
@@ -1191,7 +1222,7 @@ def check_passing(before: GraspBattle, events: Any) -> None:
 
 
 def test_a_scripted_battle_from_deployment_to_victory_matches_its_golden_file():
-    state, events = play_out(ENGINE, SCENARIO, "g-35", orders_for)
+    state, events = play_out(ENGINE, SCENARIO, "g-14", orders_for)
     verdict = ENGINE.outcome(state)
     assert verdict is not None and verdict.winner == "West"
     assert {"captured", "fled", "flee", "resupply", "fire", "close_combat", "recruit"} <= {

@@ -120,6 +120,7 @@ class GraspUnit:
     hidden: bool = False  # an ambusher not yet sprung
     level: Level = Level.SURFACE  # flying above, tunnelling below
     marker_level: Level | None = None  # the level its marker sends it to
+    marker_high_tech: bool = False  # sent by high-tech command: acted on at once
 
     @property
     def is_command(self) -> bool:
@@ -331,7 +332,8 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
           ) -> GraspUnit:
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
-                      "fleeing", "teleported", "hidden", "level", "marker_level") if with_state
+                      "fleeing", "teleported", "hidden", "level", "marker_level",
+                      "marker_high_tech") if with_state
                 else ("id", "at", "facing", "type", "level"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
@@ -351,6 +353,7 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
     return GraspUnit(id=unit_id, side=side, type=kind, pos=place, facing=facing,
                      fatigue=level, attributes=attributes, level=height,
                      marker_level=_level_from_json(obj, "marker_level", at, kind),
+                     marker_high_tech=get_bool(obj, "marker_high_tech", at),
                      marker=None if obj.get("marker") is None else board.pos_from_json(
                          obj["marker"], child(at, "marker")),
                      fleeing=get_bool(obj, "fleeing", at),
@@ -755,6 +758,8 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
         if any(u.id == unit.id for u in state.units):
             state, fled = _flee(state, state.unit(unit.id), dice, away_from=None)
             events.extend(fled)
+    state, moved = _move_to_markers(state, dice, high_tech=False)
+    events.extend(moved)
     state, ended = _check_end(state, dice)
     if ended:
         return state, events + ended
@@ -943,9 +948,14 @@ def _descend_unordered(state: GraspBattle) -> tuple[GraspBattle, list[BattleEven
     return state, events
 
 
-def _move_to_markers(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
-    state, events = _descend_unordered(state)
-    for unit in [u for u in state.units if u.marker is not None and not u.fleeing]:
+def _move_to_markers(state: GraspBattle, dice: Dice, *, high_tech: bool
+                     ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Units move toward their markers: at the turn's step 3 those under low-tech command
+    (their orders arrive a turn late), after the markers are placed those under high-tech
+    command (and tired flyers without a marker go down a level)."""
+    state, events = _descend_unordered(state) if high_tech else (state, [])
+    for unit in [u for u in state.units if u.marker is not None and not u.fleeing
+                 and u.marker_high_tech == high_tech]:
         unit = state.unit(unit.id)
         assert unit.marker is not None
         if any(state.field.in_contact(e, unit.pos)
@@ -1257,7 +1267,7 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
     if state.acting + 1 < len(state.phasing):
         return replace(state, acting=state.acting + 1), events
     if state.step == "command":
-        state, moved = _move_to_markers(state, dice)
+        state, moved = _move_to_markers(state, dice, high_tech=True)
         state, sprung = _spring_ambushes(replace(state, acted=(), ambushers=()))
         if state.ambushers:
             return replace(state, step="ambush", acting=0), events + moved + sprung
@@ -1490,7 +1500,10 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
         raise BattleError(f"{side.name} has {side.pips} pips left; this marker costs {cost}"
                           + (" (beyond every command span)" if cost == 2 and not signals
                              else signals) + ".", rule="pips", field="unit")
-    state = replace(_put(state, replace(unit, marker=to, marker_level=height)), busy=True,
+    # A high-tech command's order takes effect at once; a low-tech one next turn (step 3).
+    high = bool(signals) or _sent_high_tech(state, order.side, unit)
+    state = replace(_put(state, replace(unit, marker=to, marker_level=height,
+                                        marker_high_tech=high)), busy=True,
                     sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
                                 for s in state.sides))
     return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
@@ -1502,6 +1515,14 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
 
 # ---------------------------------------------------------------------------
 # Fire and close combat
+
+
+def _sent_high_tech(state: GraspBattle, side: str, unit: GraspUnit) -> bool:
+    """Whether an order to the unit goes by high-tech command: a high-tech command unit of
+    the side has it within its span (beyond every span: the side has one)."""
+    commands = [c for c in state.units if c.side == side and c.is_command]
+    spans = [c for c in commands if state.field.within(c.pos, unit.pos, c.type.command_range)]
+    return any(c.type.command_high_tech for c in (spans or commands))
 
 
 def _order_of(state: GraspBattle, unit: GraspUnit) -> Order:
@@ -2405,7 +2426,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                               "fleeing": u.fleeing, "teleported": u.teleported,
                               "hidden": u.hidden, "level": u.level.label,
                               "marker_level": u.marker_level.label if u.marker_level is not None
-                              else None}
+                              else None, "marker_high_tech": u.marker_high_tech}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,

@@ -31,13 +31,17 @@ from tests.rules.grasp.battle_script import (
     ARCHERS,
     CONTINUOUS,
     FOOT,
-    GENERAL,
     KNIGHTS,
     SCENARIO,
     SCOUTS,
     WAGON,
     orders_for,
 )
+from tests.rules.grasp.battle_script import GENERAL as LOW_TECH
+
+# The generals here command by high-tech means, so that their orders move units at once
+# (a low-tech order arrives a turn late: see the tests of that rule, which use LOW_TECH).
+GENERAL = {**LOW_TECH, "command_high_tech": True}
 
 GOLDEN = Path(__file__).parent / "golden" / "battle.json"
 GOLDEN_CONTINUOUS = Path(__file__).parent / "golden" / "battle-continuous.json"
@@ -216,6 +220,25 @@ def test_on_the_continuous_board_turns_are_exact_90_45_or_180_degrees(specials, 
     state, events = act(state, [], cmd("West", "marker", unit="w-foot", to=[2, 6]),
                         cmd("West", "done"), cmd("East", "done"))
     assert events[-1].text == f"w-foot {text}"
+
+
+def test_a_low_tech_order_arrives_next_turn_and_is_acted_on_before_the_pips_are_rolled():
+    west = [unit("w-general", "B4", LOW_TECH), unit("w-foot", "C4", FOOT)]
+    state, events = act(begin(west, EAST, [4, 1]), [],
+                        cmd("West", "marker", unit="w-foot", to="H4"), cmd("West", "done"),
+                        cmd("East", "done"))
+    assert (where(state, "w-foot"), state.unit("w-foot").marker_high_tech) == ("C4", False)
+    assert not any(e.kind == "move" for e in events)
+    state, events = act(state, [3, 2], *[cmd(s, "done") for s in ("West", "East")] * 2)
+    turn = [e.text for e in events].index("Turn 2.")
+    assert [e.text for e in events[turn:turn + 3]] == [
+        "Turn 2.", "w-foot moves 3 MU toward its marker at H4: C4 → D3 → E3 → F3.",
+        "West rolls 3 pips."]
+    # A high-tech command's order is acted on at once, in the same turn.
+    fast = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)], EAST, [4, 1])
+    fast, events = act(fast, [], cmd("West", "marker", unit="w-foot", to="H4"),
+                       cmd("West", "done"), cmd("East", "done"))
+    assert (where(fast, "w-foot"), fast.unit("w-foot").marker_high_tech) == ("F3", True)
 
 
 def test_a_unit_stops_on_contact_and_one_without_fatigue_does_not_close_in():
@@ -925,7 +948,7 @@ def test_an_ambush_is_map_marked_in_light_or_difficult_terrain():
                                     "map-marked in light or difficult terrain.")
 
 
-HIGH_TECH = {**GENERAL, "command_high_tech": True}
+HIGH_TECH = GENERAL
 
 
 def test_signals_warfare_jams_the_enemys_next_roll_and_orders_an_enemy_for_4_pips():
@@ -942,7 +965,7 @@ def test_signals_warfare_jams_the_enemys_next_roll_and_orders_an_enemy_for_4_pip
     state, _ = act(state, [], cmd("West", "done"), cmd("East", "done"))
     state, events = act(state, [6, 5], *[cmd(s, "done") for s in ("West", "East")] * 2)
     assert "East rolls 3 pips (2 jammed by enemy signals)." in [e.text for e in events]
-    low = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)], east, [6, 1])
+    low = begin([unit("w-general", "B4", LOW_TECH), unit("w-foot", "C4", FOOT)], east, [6, 1])
     error = refused(low, cmd("West", "marker", unit="e-foot", to="K4"))
     assert error.rule == "signals"
 
@@ -982,7 +1005,7 @@ def test_signals_warfare_cancels_an_order_as_it_is_issued_for_2_reserved_pips():
     assert (state.unit("w-foot").marker, state.side("East").reserved, state.listening) == (
         parse_label("D4"), 2, ())
     # A low-tech command issues its orders unheard.
-    low = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)], east, [6, 1])
+    low = begin([unit("w-general", "B4", LOW_TECH), unit("w-foot", "C4", FOOT)], east, [6, 1])
     low = replace(low, sides=tuple(replace(s, reserved=3) for s in low.sides))
     low, _ = act(low, [], cmd("West", "marker", unit="w-foot", to="E4"))
     assert low.listening == ()
@@ -1222,7 +1245,7 @@ def check_passing(before: GraspBattle, events: Any) -> None:
 
 
 def test_a_scripted_battle_from_deployment_to_victory_matches_its_golden_file():
-    state, events = play_out(ENGINE, SCENARIO, "g-14", orders_for)
+    state, events = play_out(ENGINE, SCENARIO, "g-12", orders_for)
     verdict = ENGINE.outcome(state)
     assert verdict is not None and verdict.winner == "West"
     assert {"captured", "fled", "flee", "resupply", "fire", "close_combat", "recruit"} <= {
@@ -1358,7 +1381,7 @@ def test_a_continuous_state_survives_its_json_form():
 
 
 def test_the_same_armies_fight_it_out_on_the_continuous_board_golden():
-    state, events = play_out(ENGINE, CONTINUOUS, "c-5", orders_for,
+    state, events = play_out(ENGINE, CONTINUOUS, "c-4", orders_for,
                              settings={"board": "continuous"})
     verdict = ENGINE.outcome(state)
     assert verdict is not None and verdict.winner == "East"

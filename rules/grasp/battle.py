@@ -1279,10 +1279,20 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
     return state, events + ended
 
 
+def _in_span(state: GraspBattle, command: GraspUnit, unit: GraspUnit) -> bool:
+    """Within the command unit's span; halved when smoke or a fire hides the unit from a
+    low-tech command unit and neither flies above it (high tech ignores what intervenes)."""
+    span = command.type.command_range
+    if not command.type.command_high_tech and command.level <= Level.SURFACE \
+            and unit.level <= Level.SURFACE and _blocked(state, command.pos, unit.pos):
+        span = max(1, span // 2)
+    return state.field.within(command.pos, unit.pos, span)
+
+
 def _command_cost(state: GraspBattle, unit: GraspUnit) -> int:
     """1 pip within a command span, 2 beyond; a green unit's orders cost twice that."""
     spans = [c for c in state.units if c.side == unit.side and c.is_command
-             and state.field.within(c.pos, unit.pos, c.type.command_range)]
+             and _in_span(state, c, unit)]
     return (1 if spans else 2) * (2 if unit.type.has(Special.GREEN) else 1)
 
 
@@ -1521,7 +1531,7 @@ def _sent_high_tech(state: GraspBattle, side: str, unit: GraspUnit) -> bool:
     """Whether an order to the unit goes by high-tech command: a high-tech command unit of
     the side has it within its span (beyond every span: the side has one)."""
     commands = [c for c in state.units if c.side == side and c.is_command]
-    spans = [c for c in commands if state.field.within(c.pos, unit.pos, c.type.command_range)]
+    spans = [c for c in commands if _in_span(state, c, unit)]
     return any(c.type.command_high_tech for c in (spans or commands))
 
 

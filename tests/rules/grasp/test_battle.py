@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 
 from rules.battle import BattleError
 from rules.dice import FixedDice, SeededDice
-from rules.grasp.battle import ENGINE, GraspBattle, GraspOrder, acting_sides, points_lost
+from rules.grasp.battle import (
+    ENGINE,
+    Cloud,
+    GraspBattle,
+    GraspOrder,
+    acting_sides,
+    points_lost,
+)
 from rules.grasp.combat import Level
 from rules.grasp.dielevels import DieLevel
 from rules.grasp.terrain import TerrainClass
@@ -177,6 +184,22 @@ def test_a_marker_costs_one_pip_within_a_command_span_and_two_beyond():
         "West places w-far's marker at C8 (2 pips).", 0)
     error = refused(state, cmd("West", "marker", unit="w-general", to="B3"))
     assert (error.rule, str(error)) == ("pips", "West has 0 pips left; this marker costs 1.")
+
+
+def test_smoke_between_halves_a_low_tech_command_span_but_not_a_high_tech_one():
+    west = [unit("w-general", "B4", LOW_TECH), unit("w-foot", "G4", FOOT)]
+    state = begin(west, EAST, [6, 1])
+    smoky = replace(state, clouds=(Cloud(kind="smoke", at=parse_label("D4"),
+                                         was=TerrainClass.GOOD),))
+    _, events = act(state, [], cmd("West", "marker", unit="w-foot", to="H4"))
+    assert events[0].text == "West places w-foot's marker at H4 (1 pip)."
+    # 5 hexes away: within its span of 8, not within half of it.
+    _, events = act(smoky, [], cmd("West", "marker", unit="w-foot", to="H4"))
+    assert events[0].text == "West places w-foot's marker at H4 (2 pips)."
+    high = replace(smoky, units=tuple(replace(u, type=replace(u.type, command_high_tech=True))
+                                      if u.id == "w-general" else u for u in smoky.units))
+    _, events = act(high, [], cmd("West", "marker", unit="w-foot", to="H4"))
+    assert events[0].text == "West places w-foot's marker at H4 (1 pip)."
 
 
 def test_units_move_toward_their_markers_paying_the_going_and_unused_pips_are_reserved():

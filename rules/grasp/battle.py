@@ -1512,6 +1512,10 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
                              else signals) + ".", rule="pips", field="unit")
     # A high-tech command's order takes effect at once; a low-tech one next turn (step 3).
     high = bool(signals) or _sent_high_tech(state, order.side, unit)
+    group = _horde_group(state, unit)
+    for mate in group:
+        state = _put(state, replace(mate, marker=to, marker_level=height,
+                                    marker_high_tech=high))
     state = replace(_put(state, replace(unit, marker=to, marker_level=height,
                                         marker_high_tech=high)), busy=True,
                     sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
@@ -1519,12 +1523,31 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
     return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
                                f"{state.label(to)}"
                                + (f", {height.label}" if height is not None else "")
-                               + f" ({cost} pip{'s' if cost > 1 else ''}){signals}.",
+                               + f" ({cost} pip{'s' if cost > 1 else ''}){signals}"
+                               + (f"; the hordes with it follow: "
+                                  f"{', '.join(m.id for m in group)}" if group else "") + ".",
                                data={"unit": unit.id, "to": state.field.pos_json(to)})]
 
 
 # ---------------------------------------------------------------------------
 # Fire and close combat
+
+
+def _horde_group(state: GraspBattle, unit: GraspUnit) -> list[GraspUnit]:
+    """The other hordes grouped with a horde (friends in contact with it, or with one in
+    contact with it, …): they may not separate, so an order to one is an order to all."""
+    if not unit.type.has(Special.HORDE):
+        return []
+    hordes = [u for u in state.units if u.side == unit.side and u.type.has(Special.HORDE)
+              and u.level == unit.level and not u.fleeing]
+    group, edge = {unit.id}, [unit]
+    while edge:
+        here = edge.pop()
+        for h in hordes:
+            if h.id not in group and state.field.in_contact(h.pos, here.pos):
+                group.add(h.id)
+                edge.append(h)
+    return [h for h in hordes if h.id in group and h.id != unit.id]
 
 
 def _sent_high_tech(state: GraspBattle, side: str, unit: GraspUnit) -> bool:

@@ -922,6 +922,20 @@ def test_a_horde_that_rolls_a_1_in_a_lost_combat_surrenders():
     assert events[-1].text == "e-mob (a horde) rolled a 1 and surrendered."
 
 
+def test_hordes_in_contact_are_one_group_and_an_order_to_one_moves_them_all():
+    west = [unit("w-general", "B4", GENERAL), unit("w-mob", "C4", HORDE),
+            unit("w-mob-2", "C5", HORDE), unit("w-mob-3", "C6", HORDE),
+            unit("w-far", "C8", HORDE), unit("w-foot", "D4", FOOT)]
+    state, events = act(begin(west, EAST, [6, 1]), [],
+                        cmd("West", "marker", unit="w-mob", to="H4"))
+    # C6 touches C5 which touches C4: one group; C8 stands apart; foot is no horde.
+    assert events[0].text == ("West places w-mob's marker at H4 (1 pip); the hordes with it "
+                              "follow: w-mob-2, w-mob-3.")
+    assert [u.id for u in state.units if u.marker == parse_label("H4")] == [
+        "w-mob", "w-mob-2", "w-mob-3"]
+    assert state.side("West").pips == 5
+
+
 def test_a_destroyed_horde_re_spawns_at_its_base_line_for_2_pips():
     state = begin([unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)],
                   [unit("e-general", "K1", GENERAL, "NW"), unit("e-mob", "F4", HORDE, "NW")],

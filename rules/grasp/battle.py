@@ -48,10 +48,12 @@ from rules.grasp.combat import (
     Fire,
     Level,
     Order,
+    Ram,
     Side,
     Size,
     resolve_close_combat,
     resolve_fire,
+    resolve_ram,
 )
 from rules.grasp.combat import (
     Outcome as CombatOutcome,
@@ -264,6 +266,7 @@ class GraspOrder:
     elite_pip: bool = False
     hold: bool = False
     through: bool = False  # fight: pass through a loose enemy after a combat not lost
+    ram: bool = False  # fight: a vehicle or an assault unit rams
     pips: int = 0  # jam: reserved pips traded
     going: str = ""  # terrain: the piece's going; place: its hexes or polygon
     place: object = None
@@ -280,7 +283,8 @@ ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
-                      "elite_pip", "hold", "through", "pips", "going", "place", "quadrant",
+                      "elite_pip", "hold", "through", "ram", "pips", "going", "place",
+                      "quadrant",
                       "positions", "level", "lay"), path)
     return GraspOrder(
         side=get_str(obj, "side", path),
@@ -293,6 +297,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         elite_pip=get_bool(obj, "elite_pip", path),
         hold=get_bool(obj, "hold", path),
         through=get_bool(obj, "through", path),
+        ram=get_bool(obj, "ram", path),
         pips=get_int(obj, "pips", path, minimum=0, maximum=1000, default=0),
         going=get_str(obj, "going", path, default=""),
         place=obj.get("place"),
@@ -1582,7 +1587,7 @@ def _fighter(state: GraspBattle, unit: GraspUnit, die: DieSpec) -> Fighter:
         draw_is_loss=t.has(Special.SUPPLY) or t.has(Special.ENGINEER) or t.has(Special.GREEN),
         moves=t.move is not None, assault=t.has(Special.ASSAULT),
         engineer=t.has(Special.ENGINEER), attributes=unit.attributes,
-        horde=t.has(Special.HORDE), large=t.has(Special.BIG),
+        horde=t.has(Special.HORDE), large=t.has(Special.BIG) or t.has(Special.VEHICLE),
         tunneller=t.has(Special.TUNNELLER), level=unit.level,
     )
 
@@ -1944,6 +1949,8 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     if unit.attributes.cc is None:
         raise BattleError(f"{unit.id} has no close combat die left.", rule="combat",
                           field="unit")
+    if order.ram:
+        return _ram(state, order, unit, target, dice)
     helpers = _supports(state, order, unit, target, fire=False)
     side = state.side(order.side)
     if order.command_pip:
@@ -1978,6 +1985,29 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
                                   attacker=unit)
     state, events = _impetuous(state, order, result, events)
     return _pass_through(state, order, result, events)
+
+
+def _ram(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUnit,
+         dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A vehicle or an assault unit rams an enemy in contact (no supports, no pips)."""
+    if not (unit.type.has(Special.VEHICLE) or unit.type.has(Special.ASSAULT)):
+        raise BattleError(f"{unit.id} is neither a vehicle nor an assault unit: it cannot "
+                          "ram.", rule="ram", field="ram")
+    if order.supports or order.command_pip or order.elite_pip or order.through:
+        raise BattleError("A ram is the rammer's alone: no supports, pips or passing "
+                          "through.", rule="ram", field="ram")
+    front = state.field.in_arc(target.facing, target.pos, unit.pos)
+    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
+    before = len(dice.rolls)
+    try:
+        result = resolve_ram(Ram(rammer=_fighter(state, unit, unit.attributes.cc or cc),
+                                 target=_fighter(state, target, cc), front=front), dice=dice)
+    except GraspError as exc:
+        raise BattleError(str(exc), rule="ram", field="target") from exc
+    state = replace(state, acted=(*state.acted, unit.id))
+    return _apply_result(state, result, f"{unit.id} rams {target.id}"
+                         + (" in front" if front else " in the side or rear"), dice, before,
+                         attacker=unit)
 
 
 def _pass_through(state: GraspBattle, order: GraspOrder, result: CombatResult,

@@ -353,8 +353,10 @@ def _lose(
     flees: bool,
     lines: list[str],
     may_recoil: bool = True,
+    extra: int = 0,
 ) -> Outcome:
-    """Apply a loss (or a draw that counts as one) to a unit or a piece of terrain."""
+    """Apply a loss (or a draw that counts as one) to a unit or a piece of terrain; `extra`
+    fatigue dice more (a rammed loser's)."""
     if unit.terrain is not None:
         return Outcome(name=unit.name, result=result, fatigue_before=None, fatigue_after=None,
                        flees=False)
@@ -368,7 +370,7 @@ def _lose(
                          f" sight to {wreck.label} level (d6 = {roll})")
         return Outcome(name=unit.name, result=result, fatigue_before=unit.fatigue,
                        fatigue_after=None, destroyed=True, flees=flees, wreck_level=wreck)
-    steps = 2 if unit.ignore_recoil and unit.moves and may_recoil else 1
+    steps = (2 if unit.ignore_recoil and unit.moves and may_recoil else 1) + extra
     loss = take_losses(name=unit.name, fatigue=unit.fatigue, steps=steps, dice=dice,
                        attributes=unit.attributes, prefer=unit.prefer,
                        never_surrenders=unit.assault)
@@ -485,6 +487,59 @@ def resolve_close_combat(combat: CloseCombat, *, dice: Dice) -> CombatResult:
         else:
             outcome = _unharmed(unit, "won" if winner == my_key else "draw", fled)
         outcomes.append(outcome)
+    return CombatResult(kind="close_combat", resolved=True, reason=None, first=first,
+                        second=second, winner=winner, doubled=doubled,
+                        outcomes=tuple(outcomes), explanation=tuple(lines))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ram:
+    """A ram: the rammer (a vehicle or an assault unit) against the target; `front` when it
+    strikes the target's front (its lower of two CC dice), else its higher of two."""
+
+    rammer: Fighter
+    target: Fighter
+    front: bool
+
+
+RAM_DIE = DieLevel.D6
+
+
+def resolve_ram(ram: Ram, *, dice: Dice) -> CombatResult:
+    """Each party rolls its CC die plus a d6 (2d6 if big) and adds them; the rammer rolls two
+    CC dice and keeps the lower against the front, the higher against a side or the rear. The
+    low scorer loses one fatigue die more than a combat's loss, and is destroyed if doubled."""
+    lines: list[str] = []
+    scores: list[SideScore] = []
+    for who, unit in (("rammer", ram.rammer), ("target", ram.target)):
+        # The rammer's two dice replace its own; size counts through the ram dice only.
+        tech = unit.die.tech_count if who == "target" else (-1 if ram.front else 1)
+        cc = roll_pool(dice, level=unit.die.level, tech_count=tech,
+                       purpose=f"{unit.name} ram CC")
+        size = [dice.roll(RAM_DIE.value, f"{unit.name} ram d6")
+                for _ in range(2 if unit.size == Size.BIG else 1)]
+        mods = [*_common_mods(unit), Modifier(
+            why=f"{len(size)}d6 ({'big' if unit.size == Size.BIG else 'medium'}) {size}",
+            value=sum(size))]
+        scores.append(SideScore(rolls=(UnitRoll(name=unit.name, die=unit.die, roll=cc,
+                                                modifiers=tuple(mods)),),
+                                chosen=0, modifiers=()))
+    first, second = scores
+    lines.append(("rammer (front: lower of two CC dice)" if ram.front
+                  else "rammer (side or rear: higher of two CC dice)") + ": "
+                 + _describe("", first).removeprefix(": "))
+    lines.append(_describe("target", second))
+    winner, _ = _winner(first.total, second.total)
+    lo, hi = sorted((first.total, second.total))
+    doubled = winner != "draw" and (lo <= 0 or hi >= 2 * lo)
+    lines.append(_verdict(winner, doubled, ram.rammer.name, ram.target.name))
+    outcomes = []
+    for unit, key in ((ram.rammer, "first"), (ram.target, "second")):
+        if winner in ("draw", key):
+            outcomes.append(_unharmed(unit, "draw" if winner == "draw" else "won"))
+            continue
+        outcomes.append(_lose(dice, unit, result="lost", destroyed=doubled, flees=False,
+                              lines=lines, extra=1))
     return CombatResult(kind="close_combat", resolved=True, reason=None, first=first,
                         second=second, winner=winner, doubled=doubled,
                         outcomes=tuple(outcomes), explanation=tuple(lines))

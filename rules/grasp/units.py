@@ -43,6 +43,7 @@ class Special(enum.StrEnum):
     SMALL = "small"
     AGILE = "agile"  # also turns up to 180° a move
     CLUMSY = "clumsy"  # turns up to 45° a move (others 90°)
+    VEHICLE = "vehicle"  # may ram; its wreck stays when destroyed
     FLYER = "flyer"
     TUNNELLER = "tunneller"
     SCOUT = "scout"

@@ -541,7 +541,12 @@ def test_a_battle_never_loses_duplicates_stacks_or_walks_through_forces(data, se
         orders = choose(state)
         given_orders.append(orders)
         before = state
-        state = ENGINE.step(state=state, orders=orders, dice=dice).state
+        for order in orders:  # one at a time: each move is checked against its own moment
+            if order.kind == "move":
+                # Every hex of the path is free as the move begins (a join ends on its host).
+                taken = {f.hex for f in state.forces if f.id != order.force}
+                assert not set(order.path[:-1]) & taken
+            state = ENGINE.step(state=state, orders=[order], dice=dice).state
         alive = [f.id for f in state.forces]
         merged = {f for f, _ in state.joined}
         assert len(alive) == len(set(alive))
@@ -551,11 +556,6 @@ def test_a_battle_never_loses_duplicates_stacks_or_walks_through_forces(data, se
         assert len(placed) == len(set(placed))
         assert all(state.grid.contains(h) for h in placed)
         assert _figures(state) <= _figures(before)
-        for order in orders:
-            if order.kind == "move":
-                # Every hex of the path was free when the move began (a join ends on its host).
-                taken = {f.hex for f in before.forces if f.id != order.force}
-                assert not set(order.path[:-1]) & taken
     replay_dice = SeededDice(seed=seed)
     again = ENGINE.start(scenario=SCENARIO, settings=conf, dice=replay_dice).state
     assert ENGINE.state_to_json(again) == start_json

@@ -648,6 +648,34 @@ def test_minus_tech_guns_leave_smoke_ahead_and_a_maximal_roll_in_dry_weather_sta
     assert events[-1].text.startswith("The fire starts: the fire at I6 engages e-foot")
 
 
+TANK = {**FOOT, "specials": ["vehicle"]}
+
+
+@pytest.mark.parametrize(("facing", "text"), [
+    ("NW", ["w-tank rams e-foot in front: rammer (front: lower of two CC dice): w-tank d6 "
+            "rolled [5, 2] kept 2 +4 (1d6 (medium) [4]) = 6 → total 6; target: e-foot d6 "
+            "rolled [3] kept 3 +1 (1d6 (medium) [1]) = 4 → total 4; w-tank wins; e-foot: "
+            "fatigue d6 → d4; e-foot: fatigue d4 → none; e-foot recoils 1 MU.",
+            "e-foot recoils to G5."]),
+    ("SE", ["w-tank rams e-foot in the side or rear: rammer (side or rear: higher of two CC "
+            "dice): w-tank d6 rolled [5, 2] kept 5 +4 (1d6 (medium) [4]) = 9 → total 9; "
+            "target: e-foot d6 rolled [3] kept 3 +1 (1d6 (medium) [1]) = 4 → total 4; w-tank "
+            "wins and doubles its opponent; e-foot is destroyed.", "e-foot was destroyed."])])
+def test_a_vehicle_rams_with_its_cc_plus_a_d6_and_the_loser_loses_one_die_more(facing, text):
+    west = [unit("w-general", "B4", GENERAL), unit("w-tank", "E4", TANK)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-foot", "F4", FOOT, facing)]
+    state = to_combat(begin(west, east, [6, 1]))
+    _, events = act(state, [5, 2, 4, 3, 1], cmd("West", "fight", unit="w-tank",
+                                                target="e-foot", ram=True))
+    assert [e.text for e in events] == text
+    foot = to_combat(begin([unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)],
+                           east, [6, 1]))
+    error = refused(foot, cmd("West", "fight", unit="w-foot", target="e-foot", ram=True))
+    assert (error.rule, error.field, str(error)) == (
+        "ram", "orders[0].ram", "w-foot is neither a vehicle nor an assault unit: it cannot "
+        "ram.")
+
+
 SKIRMISHERS = {**FOOT, "specials": ["skirmisher"]}
 
 

@@ -4,8 +4,15 @@ import os
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+# In CI the property tests draw the same examples every run (a red run is then reproducible,
+# never a lucky draw); elsewhere they explore new ones and remember what failed.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, deadline=None)
+if IN_CI:
+    hypothesis_settings.load_profile("ci")
 
 
 def using_postgres() -> bool:

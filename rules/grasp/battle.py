@@ -175,6 +175,7 @@ class Waiting:
     off_table: bool = False
     respawn: bool = False  # a destroyed horde back at its base line for 2 pips
     worn: tuple[DieLevel | None, Attributes] | None = None  # off-table fire took its toll
+    aboard: str = ""  # a boarder: the enemy unit it fights aboard of
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,6 +212,7 @@ class GraspBattle:
     level_before: Level | None = None
     clouds: tuple[Cloud, ...] = ()  # smoke and fires
     tending: tuple[str, ...] = ()  # units putting a fire out this turn: they do nothing else
+    seized: tuple[str, ...] = ()  # units captured by boarding: they fight for their captor
     recruited: tuple[str, ...] = ()  # prisoners who joined their captor after the battle
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
@@ -267,6 +269,7 @@ class GraspOrder:
     hold: bool = False
     through: bool = False  # fight: pass through a loose enemy after a combat not lost
     ram: bool = False  # fight: a vehicle or an assault unit rams
+    board: bool = False  # fight (fire: a teleporter): board a doubled vehicle or carrier
     pips: int = 0  # jam: reserved pips traded
     going: str = ""  # terrain: the piece's going; place: its hexes or polygon
     place: object = None
@@ -283,7 +286,7 @@ ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", 
 def order_from_json(data: object, path: str) -> GraspOrder:
     obj = as_object(data, path)
     only_fields(obj, ("side", "kind", "unit", "target", "to", "supports", "command_pip",
-                      "elite_pip", "hold", "through", "ram", "pips", "going", "place",
+                      "elite_pip", "hold", "through", "ram", "board", "pips", "going", "place",
                       "quadrant",
                       "positions", "level", "lay"), path)
     return GraspOrder(
@@ -298,6 +301,7 @@ def order_from_json(data: object, path: str) -> GraspOrder:
         hold=get_bool(obj, "hold", path),
         through=get_bool(obj, "through", path),
         ram=get_bool(obj, "ram", path),
+        board=get_bool(obj, "board", path),
         pips=get_int(obj, "pips", path, minimum=0, maximum=1000, default=0),
         going=get_str(obj, "going", path, default=""),
         place=obj.get("place"),
@@ -434,7 +438,7 @@ def _preferences(obj: JSONObject, path: str) -> tuple[tuple[str, ...], str]:
 def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> Waiting:
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "off_table", "respawn", "fatigue",
-                      "attributes"), at)
+                      "attributes", "aboard"), at)
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -446,7 +450,8 @@ def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> W
                    facing=board.facing_from_json(obj.get("facing"), child(at, "facing")),
                    off_table=get_bool(obj, "off_table", at),
                    respawn=get_bool(obj, "respawn", at),
-                   worn=_worn_from_json(obj, at) if "fatigue" in obj else None)
+                   worn=_worn_from_json(obj, at) if "fatigue" in obj else None,
+                   aboard=get_str(obj, "aboard", at, default=""))
 
 
 def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
@@ -1280,6 +1285,10 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
         return replace(state, step="fire", acting=0), events + moved + cleared
     if state.step == "fire":
         return replace(state, step="combat", acting=0, acted=()), events
+    state, aboard = _boarding_actions(state, dice)
+    events.extend(aboard)
+    if state.step == "over":
+        return state, events
     state, ended = _end_turn(state, dice)
     return state, events + ended
 
@@ -1323,7 +1332,7 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
     reallocated off-table; either costs 1 pip (2 for green troops)."""
     side = state.side(order.side)
     unit = next((w for w in state.waiting if w.id == order.unit and w.side == side.name
-                 and not w.off_table), None)
+                 and not w.off_table and not w.aboard), None)
     if unit is None:
         raise BattleError(f"{side.name} has no unit {order.unit!r} in reserve.",
                           rule="reserves", field="unit")
@@ -1789,6 +1798,11 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
         if victim.id == target.id:
             shot = result
     state, after = _after_shot(state, unit, target, shot, dice)
+    if order.board and shot is not None:
+        if not unit.type.has(Special.TELEPORT):
+            raise BattleError(f"{unit.id} boards after doubling by fire only if it teleports.",
+                              rule="boarding", field="board")
+        state, events = _board(state, order, shot, events)
     return state, events + after
 
 
@@ -1984,7 +1998,8 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     state, events = _apply_result(state, result, f"{unit.id} fights {target.id}", dice, before,
                                   attacker=unit)
     state, events = _impetuous(state, order, result, events)
-    return _pass_through(state, order, result, events)
+    state, events = _pass_through(state, order, result, events)
+    return _board(state, order, result, events)
 
 
 def _ram(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUnit,
@@ -2008,6 +2023,127 @@ def _ram(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUn
     return _apply_result(state, result, f"{unit.id} rams {target.id}"
                          + (" in front" if front else " in the side or rear"), dice, before,
                          attacker=unit)
+
+
+def _boardable(unit: GraspUnit) -> bool:
+    return (unit.type.has(Special.VEHICLE) or unit.type.has(Special.CARRIER)) \
+        and not unit.type.has(Special.SMALL)
+
+
+def _board(state: GraspBattle, order: GraspOrder, result: CombatResult,
+           events: list[BattleEvent]) -> tuple[GraspBattle, list[BattleEvent]]:
+    """`board`: a vehicle or carrier (not small) doubled and still on the field is boarded by
+    the winner, who leaves the field to fight aboard it."""
+    if not order.board or state.step == "over":
+        return state, events
+    unit = next((u for u in state.units if u.id == order.unit), None)
+    target = next((u for u in state.units if u.id == order.target), None)
+    mine = next((o for o in result.outcomes if o.name == order.unit), None)
+    won = result.doubled and result.winner == "first" and mine is not None \
+        and not mine.eliminated
+    if unit is None or target is None or not won or not _boardable(target):
+        why = ("only a vehicle or carrier that is not small is boarded"
+               if target is not None and not _boardable(target)
+               else "boarding needs a doubled enemy still on the field")
+        return state, [*events, BattleEvent(kind="boarding", text=f"{order.unit} does not "
+                                            f"board: {why}.")]
+    boarder = Waiting(id=unit.id, side=unit.side, type=unit.type, facing=unit.facing,
+                      worn=(unit.fatigue, unit.attributes), aboard=target.id)
+    state = replace(state, units=tuple(u for u in state.units if u.id != unit.id),
+                    waiting=(*state.waiting, boarder), busy=True)
+    return state, [*events, BattleEvent(kind="boarding", text=f"{unit.id} boards "
+                                        f"{target.id}: the fight goes on aboard, wherever it "
+                                        "goes.", data={"unit": unit.id, "aboard": target.id})]
+
+
+def _boarding_actions(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Once a turn (at the end of the combat step) every boarder fights the unit it boarded.
+    The boarded unit is captured when it has no fatigue die left (it then fights for the
+    boarder's side); the action ends when it wins, and the boarder comes back to the field
+    next to it."""
+    events: list[BattleEvent] = []
+    board = state.field
+    for w in [w for w in state.waiting if w.aboard]:
+        boarder_w = next((x for x in state.waiting if x.id == w.id), None)
+        ship = next((u for u in state.units if u.id == w.aboard), None)
+        if boarder_w is None or state.step == "over":
+            continue
+        if ship is None or ship.side == w.side:
+            state, back = _disembark(state, boarder_w, ship)
+            events.extend(back)
+            continue
+        boarder = _as_unit(boarder_w, ship.pos)
+        if boarder.attributes.cc is None:
+            continue
+        cc = ship.attributes.cc or DieSpec(level=DieLevel.D4)
+        before = len(dice.rolls)
+        try:
+            result = resolve_close_combat(CloseCombat(
+                attacker=Side(unit=_fighter(state, boarder, boarder.attributes.cc)),
+                defender=Side(unit=_fighter(state, ship, cc))), dice=dice)
+        except GraspError as exc:
+            raise BattleError(str(exc), rule="boarding") from exc
+        said = [line for line in result.explanation if not line.endswith("recoils 1 MU")]
+        events.append(BattleEvent(kind="boarding", text=f"Aboard {ship.id}: {boarder.id} "
+                                  "fights its crew (nobody recoils aboard): "
+                                  + "; ".join(said) + ".",
+                                  data={"result": result.to_dict()},
+                                  rolls=tuple(dice.rolls[before:])))
+        for out in result.outcomes:
+            if out.name == boarder.id:
+                rest = replace(state, waiting=tuple(x for x in state.waiting if x.id != w.id))
+                if out.destroyed or out.surrendered:
+                    state, _, lost = _suffer(rest, boarder, out, captor=ship.side)
+                    events.extend(lost)
+                else:
+                    state = replace(rest, waiting=(*rest.waiting, replace(
+                        boarder_w, worn=(out.fatigue_after, out.attributes
+                                         or boarder.attributes))))
+            elif out.name == ship.id:
+                hurt = replace(ship, fatigue=out.fatigue_after,
+                               attributes=out.attributes or ship.attributes)
+                if out.destroyed:
+                    state, _, lost = _suffer(state, ship, out, captor=w.side)
+                    events.extend(lost)
+                elif out.surrendered or hurt.fatigue is None:
+                    cost = unit_cost(ship.type).total
+                    state = replace(_put(state, replace(hurt, side=w.side, marker=None,
+                                                        marker_level=None, fleeing=False)),
+                                    seized=(*state.seized, ship.id), sides=tuple(
+                                        replace(s, lost=s.lost + cost) if s.name == ship.side
+                                        else s for s in state.sides))
+                    events.append(BattleEvent(kind="captured", text=f"{ship.id}, without "
+                                              f"fatigue, is captured by {w.side}'s boarders: "
+                                              f"it now fights for {w.side}.",
+                                              data={"unit": ship.id, "side": w.side}))
+                else:
+                    state = _put(state, hurt)
+        ship_now = next((u for u in state.units if u.id == ship.id), None)
+        boarder_now = next((x for x in state.waiting if x.id == w.id), None)
+        if boarder_now is not None and (ship_now is None or ship_now.side == w.side
+                                        or result.winner == "second"):
+            state, back = _disembark(state, boarder_now, ship_now)
+            events.extend(back)
+    state, ended = _check_end(state, dice)
+    return state, events + ended
+
+
+def _disembark(state: GraspBattle, boarder: Waiting, ship: GraspUnit | None
+               ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """The boarding action is over: the boarder comes back next to the unit it boarded (or
+    where that unit was); with no room there it is lost to the enemy."""
+    rest = replace(state, waiting=tuple(x for x in state.waiting if x.id != boarder.id))
+    where = ship.pos if ship is not None else None
+    spot = None if where is None else state.field.beside(where, [u.pos for u in state.units])
+    unit = _as_unit(boarder, spot if spot is not None else state.field.corner())
+    if spot is None:
+        captor = ship.side if ship is not None and ship.side != boarder.side else ""
+        return _gone(rest, unit, "was lost aboard", captor=captor), [BattleEvent(
+            kind="boarding", text=f"{boarder.id} finds no room to come back and is lost.")]
+    state = replace(rest, units=(*rest.units, unit))
+    return state, [BattleEvent(kind="boarding", text=f"The boarding action ends: {boarder.id} "
+                               f"comes back at {state.label(spot)}.",
+                               data={"unit": boarder.id, "at": state.field.pos_json(spot)})]
 
 
 def _pass_through(state: GraspBattle, order: GraspOrder, result: CombatResult,
@@ -2412,8 +2548,8 @@ def points_lost(state: GraspBattle, side: str) -> int:
     lost = state.side(side).lost
     worn = [_as_unit(w, state.field.corner()) for w in state.waiting if w.worn is not None]
     for u in (*state.units, *worn):
-        if u.side != side:
-            continue
+        if u.side != side or u.id in state.seized:
+            continue  # (a seized unit came damaged: only its loss would count)
         t = u.type
         mult = 2 ** sum(1 for s in (Special.CARRIER, Special.SUPPLY, Special.ENGINEER)
                         if t.has(s))
@@ -2476,7 +2612,9 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                    "unpreferred": s.unpreferred or None,
                    "waiting": [{"id": w.id, "facing": board.facing_json(w.facing),
                                 "type": _type_json(w.type), "off_table": w.off_table,
-                                "respawn": w.respawn, **({} if w.worn is None else {
+                                "respawn": w.respawn,
+                                **({"aboard": w.aboard} if w.aboard else {}),
+                                **({} if w.worn is None else {
                                     "fatigue": format_level(w.worn[0]),
                                     "attributes": _attributes_json(w.worn[1])})}
                                for w in state.waiting if w.side == s.name],
@@ -2507,7 +2645,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "level_before": state.level_before.label if state.level_before is not None else None,
         "clouds": [{"kind": c.kind, "at": board.pos_json(c.at), "was": c.was.label}
                    for c in state.clouds],
-        "tending": list(state.tending),
+        "tending": list(state.tending), "seized": list(state.seized),
         "prisoners": [{"unit": u, "captor": c, "recruited": u in state.recruited}
                       for u, c in state.prisoners],
     }
@@ -2547,7 +2685,8 @@ def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
                        "conditions", "deployment", "prisoners", "listening", "issued",
-                       "marker_before", "level_before", "clouds", "tending"), "state")
+                       "marker_before", "level_before", "clouds", "tending", "seized"),
+                "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
     settings = _settings(as_object(data.get("settings"), "state.settings"), "state.settings",
@@ -2597,6 +2736,7 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         clouds=tuple(_cloud_from_json(c, child("state.clouds", i), board)
                      for i, c in enumerate(get_list(data, "clouds", "state", default=True))),
         tending=get_str_list(data, "tending", "state", what="a unit id"),
+        seized=get_str_list(data, "seized", "state", what="a unit id"),
         recruited=tuple(u for u, _, r in prisoners if r))
 
 

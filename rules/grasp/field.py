@@ -121,6 +121,14 @@ class HexField(HexPlaces):
                 terrain[p] = was
         return replace(self, terrain=terrain)
 
+    def beside(self, pos: Pos, others: Sequence[Pos]) -> Pos | None:
+        """A free place in contact with `pos` that is not impassable (None: none)."""
+        assert isinstance(pos, Hex)
+        taken = {h for h in others if isinstance(h, Hex)}
+        return next((n for n in sorted(neighbors(pos).values(), key=format_label)
+                     if self.grid.contains(n) and n not in taken
+                     and self.going(n) is not TerrainClass.IMPASSABLE), None)
+
     def ahead(self, pos: Pos, facing: Facing) -> Pos | None:
         """The place right in front of a unit (None: off the map)."""
         assert isinstance(pos, Hex) and isinstance(facing, Direction)
@@ -405,6 +413,18 @@ class PlaneField(PlanePlaces):
                 del keep[i]
                 break
         return replace(self, areas=tuple(keep))
+
+    def beside(self, pos: Pos, others: Sequence[Pos]) -> Pos | None:
+        """A free place touching the base at `pos` (1 MU east, north, west or south of it) that
+        is on the board and not impassable (None: none)."""
+        assert isinstance(pos, Point)
+        for d in (Vec(BASE, Fraction(0)), Vec(Fraction(0), BASE), Vec(-BASE, Fraction(0)),
+                  Vec(Fraction(0), -BASE)):
+            to = pos + d
+            if self.contains(to) and self.going(to) is not TerrainClass.IMPASSABLE and all(
+                    dist2(to, o) >= BASE ** 2 for o in others if isinstance(o, Point)):
+                return to
+        return None
 
     def ahead(self, pos: Pos, facing: Facing) -> Pos | None:
         """The place a base's width in front of a unit, on the 1/100 MU grid (None: off the

@@ -676,6 +676,38 @@ def test_a_vehicle_rams_with_its_cc_plus_a_d6_and_the_loser_loses_one_die_more(f
         "ram.")
 
 
+def test_a_doubled_vehicle_is_boarded_fought_aboard_and_captured_without_fatigue():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT)]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-tank", "F4", TANK, "NW")]
+    state = to_combat(begin(west, east, [6, 1]))
+    state, events = act(state, [6, 2], cmd("West", "fight", unit="w-foot", target="e-tank",
+                                           board=True))
+    assert [e.text for e in events[1:]] == [
+        "e-tank recoils to G5.",
+        "w-foot boards e-tank: the fight goes on aboard, wherever it goes."]
+    assert [(w.id, w.aboard) for w in state.waiting] == [("w-foot", "e-tank")]
+    assert ENGINE.to_json(state)["sides"][0]["waiting"][0]["aboard"] == "e-tank"
+    assert ENGINE.from_json(ENGINE.to_json(state)) == state
+    # At the end of the combat step the boarders fight the crew; without fatigue it is taken.
+    state, events = act(state, [5, 1, 3, 3], cmd("West", "done"), cmd("East", "done"))
+    assert [e.text for e in events[2:5]] == [
+        "Aboard e-tank: w-foot fights its crew (nobody recoils aboard): attacker: w-foot d6 "
+        "rolled [5] kept 5 = 5 → total 5; defender: e-tank d6 rolled [1] kept 1 = 1 → total "
+        "1; w-foot wins and doubles its opponent; e-tank: fatigue d4 → none.",
+        "e-tank, without fatigue, is captured by West's boarders: it now fights for West.",
+        "The boarding action ends: w-foot comes back at F4."]
+    assert (state.unit("e-tank").side, state.seized, where(state, "w-foot")) == (
+        "West", ("e-tank",), "F4")
+    # East lost the tank's whole cost; West's points do not count the damage it came with.
+    assert points_lost(state, "East") == 15 and points_lost(state, "West") == 0
+    # Foot is not boarded.
+    foot = to_combat(begin(west, [east[0], unit("e-foot", "F4", FOOT, "NW")], [6, 1]))
+    _, events = act(foot, [6, 2], cmd("West", "fight", unit="w-foot", target="e-foot",
+                                      board=True))
+    assert events[-1].text == ("w-foot does not board: only a vehicle or carrier that is not "
+                               "small is boarded.")
+
+
 SKIRMISHERS = {**FOOT, "specials": ["skirmisher"]}
 
 

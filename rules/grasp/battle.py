@@ -2062,7 +2062,6 @@ def _boarding_actions(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list
     boarder's side); the action ends when it wins, and the boarder comes back to the field
     next to it."""
     events: list[BattleEvent] = []
-    board = state.field
     for w in [w for w in state.waiting if w.aboard]:
         boarder_w = next((x for x in state.waiting if x.id == w.id), None)
         ship = next((u for u in state.units if u.id == w.aboard), None)

@@ -1499,9 +1499,7 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
     if unit.fleeing:
         raise BattleError(f"{unit.id} is fleeing and takes no orders.", rule="command",
                           field="unit")
-    if unit.id in state.tending:
-        raise BattleError(f"{unit.id} is putting out a fire this turn and does nothing else.",
-                          rule="fires", field="unit")
+    _not_tending(state, unit)
     if unit.type.move is None:
         raise BattleError(f"{unit.id} cannot move; a marker would be wasted.", rule="command",
                           field="unit")
@@ -1957,9 +1955,7 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     if unit.id in state.acted:
         raise BattleError(f"{unit.id} has already fought this turn.", rule="combat",
                           field="unit")
-    if unit.id in state.tending:
-        raise BattleError(f"{unit.id} is putting out a fire this turn and does nothing else.",
-                          rule="fires", field="unit")
+    _not_tending(state, unit)
     if unit.attributes.cc is None:
         raise BattleError(f"{unit.id} has no close combat die left.", rule="combat",
                           field="unit")
@@ -2493,6 +2489,13 @@ def _after_shot(state: GraspBattle, unit: GraspUnit, target: GraspUnit,
             events.append(replace(laid, text=f"{unit.id} fires −Tech: " + laid.text[0].lower()
                                   + laid.text[1:]))
     return state, events
+
+
+def _not_tending(state: GraspBattle, unit: GraspUnit) -> None:
+    """A unit putting out a fire does nothing else that turn."""
+    if unit.id in state.tending:
+        raise BattleError(f"{unit.id} is putting out a fire this turn and does nothing else.",
+                          rule="fires", field="unit")
 
 
 def _extinguish(state: GraspBattle, order: GraspOrder, dice: Dice

@@ -2029,7 +2029,8 @@ def _boardable(unit: GraspUnit) -> bool:
 def _board(state: GraspBattle, order: GraspOrder, result: CombatResult,
            events: list[BattleEvent]) -> tuple[GraspBattle, list[BattleEvent]]:
     """`board`: a vehicle or carrier (not small) doubled and still on the field is boarded by
-    the winner, who leaves the field to fight aboard it."""
+    the winner and the (up to two) units that supported it: they leave the field to fight
+    aboard it."""
     if not order.board or state.step == "over":
         return state, events
     unit = next((u for u in state.units if u.id == order.unit), None)
@@ -2043,102 +2044,119 @@ def _board(state: GraspBattle, order: GraspOrder, result: CombatResult,
                else "boarding needs a doubled enemy still on the field")
         return state, [*events, BattleEvent(kind="boarding", text=f"{order.unit} does not "
                                             f"board: {why}.")]
-    boarder = Waiting(id=unit.id, side=unit.side, type=unit.type, facing=unit.facing,
-                      worn=(unit.fatigue, unit.attributes), aboard=target.id)
-    state = replace(state, units=tuple(u for u in state.units if u.id != unit.id),
-                    waiting=(*state.waiting, boarder), busy=True)
-    return state, [*events, BattleEvent(kind="boarding", text=f"{unit.id} boards "
-                                        f"{target.id}: the fight goes on aboard, wherever it "
-                                        "goes.", data={"unit": unit.id, "aboard": target.id})]
+    crew = [unit, *(u for u in state.units if u.id in order.supports)]
+    boarders = tuple(Waiting(id=u.id, side=u.side, type=u.type, facing=u.facing,
+                             worn=(u.fatigue, u.attributes), aboard=target.id) for u in crew)
+    ids = {u.id for u in crew}
+    state = replace(state, units=tuple(u for u in state.units if u.id not in ids),
+                    waiting=(*state.waiting, *boarders), busy=True)
+    return state, [*events, BattleEvent(kind="boarding", text=f"{' and '.join(sorted(ids))} "
+                                        f"board{'s' if len(ids) == 1 else ''} {target.id}: "
+                                        "the fight goes on aboard, wherever it goes.",
+                                        data={"units": [u.id for u in crew],
+                                              "aboard": target.id})]
 
 
 def _boarding_actions(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
-    """Once a turn (at the end of the combat step) every boarder fights the unit it boarded.
-    The boarded unit is captured when it has no fatigue die left (it then fights for the
-    boarder's side); the action ends when it wins, and the boarder comes back to the field
-    next to it."""
+    """Once a turn (at the end of the combat step) the boarders of each boarded unit fight
+    its crew, the first to board leading and the others supporting. The boarded unit is
+    captured when it has no fatigue die left (it then fights for the boarders' side); the
+    action ends then or when the crew wins, and the boarders come back next to it."""
     events: list[BattleEvent] = []
-    for w in [w for w in state.waiting if w.aboard]:
-        boarder_w = next((x for x in state.waiting if x.id == w.id), None)
-        ship = next((u for u in state.units if u.id == w.aboard), None)
-        if boarder_w is None or state.step == "over":
+    for ship_id in list(dict.fromkeys(w.aboard for w in state.waiting if w.aboard)):
+        crew = [w for w in state.waiting if w.aboard == ship_id]
+        ship = next((u for u in state.units if u.id == ship_id), None)
+        if state.step == "over" or not crew:
             continue
-        if ship is None or ship.side == w.side:
-            state, back = _disembark(state, boarder_w, ship)
+        if ship is None or ship.side == crew[0].side:
+            state, back = _disembark(state, crew, ship)
             events.extend(back)
             continue
-        boarder = _as_unit(boarder_w, ship.pos)
-        if boarder.attributes.cc is None:
+        lead = _as_unit(crew[0], ship.pos)
+        helpers = [_as_unit(w, ship.pos) for w in crew[1:]]
+        if lead.attributes.cc is None:
             continue
         cc = ship.attributes.cc or DieSpec(level=DieLevel.D4)
         before = len(dice.rolls)
         try:
             result = resolve_close_combat(CloseCombat(
-                attacker=Side(unit=_fighter(state, boarder, boarder.attributes.cc)),
+                attacker=Side(unit=_fighter(state, lead, lead.attributes.cc),
+                              supports=tuple(_fighter(state, h, h.attributes.cc or cc)
+                                             for h in helpers)),
                 defender=Side(unit=_fighter(state, ship, cc))), dice=dice)
         except GraspError as exc:
             raise BattleError(str(exc), rule="boarding") from exc
         said = [line for line in result.explanation if not line.endswith("recoils 1 MU")]
-        events.append(BattleEvent(kind="boarding", text=f"Aboard {ship.id}: {boarder.id} "
-                                  "fights its crew (nobody recoils aboard): "
+        names = " and ".join(w.id for w in crew)
+        events.append(BattleEvent(kind="boarding", text=f"Aboard {ship.id}: {names} "
+                                  f"fight{'s' if len(crew) == 1 else ''} its crew (nobody "
+                                  "recoils aboard): "
                                   + "; ".join(said) + ".",
                                   data={"result": result.to_dict()},
                                   rolls=tuple(dice.rolls[before:])))
         for out in result.outcomes:
-            if out.name == boarder.id:
-                rest = replace(state, waiting=tuple(x for x in state.waiting if x.id != w.id))
+            if out.name == lead.id:
                 if out.destroyed or out.surrendered:
-                    state, _, lost = _suffer(rest, boarder, out, captor=ship.side)
+                    rest = replace(state, waiting=tuple(x for x in state.waiting
+                                                        if x.id != lead.id))
+                    state, _, lost = _suffer(rest, lead, out, captor=ship.side)
                     events.extend(lost)
-                else:
-                    state = replace(rest, waiting=(*rest.waiting, replace(
-                        boarder_w, worn=(out.fatigue_after, out.attributes
-                                         or boarder.attributes))))
+                else:  # worn in its place, so that it leads again next turn
+                    worn = (out.fatigue_after, out.attributes or lead.attributes)
+                    state = replace(state, waiting=tuple(
+                        replace(x, worn=worn) if x.id == lead.id else x
+                        for x in state.waiting))
             elif out.name == ship.id:
                 hurt = replace(ship, fatigue=out.fatigue_after,
                                attributes=out.attributes or ship.attributes)
                 if out.destroyed:
-                    state, _, lost = _suffer(state, ship, out, captor=w.side)
+                    state, _, lost = _suffer(state, ship, out, captor=lead.side)
                     events.extend(lost)
                 elif out.surrendered or hurt.fatigue is None:
                     cost = unit_cost(ship.type).total
-                    state = replace(_put(state, replace(hurt, side=w.side, marker=None,
+                    state = replace(_put(state, replace(hurt, side=lead.side, marker=None,
                                                         marker_level=None, fleeing=False)),
                                     seized=(*state.seized, ship.id), sides=tuple(
                                         replace(s, lost=s.lost + cost) if s.name == ship.side
                                         else s for s in state.sides))
                     events.append(BattleEvent(kind="captured", text=f"{ship.id}, without "
-                                              f"fatigue, is captured by {w.side}'s boarders: "
-                                              f"it now fights for {w.side}.",
-                                              data={"unit": ship.id, "side": w.side}))
+                                              f"fatigue, is captured by {lead.side}'s "
+                                              f"boarders: it now fights for {lead.side}.",
+                                              data={"unit": ship.id, "side": lead.side}))
                 else:
                     state = _put(state, hurt)
         ship_now = next((u for u in state.units if u.id == ship.id), None)
-        boarder_now = next((x for x in state.waiting if x.id == w.id), None)
-        if boarder_now is not None and (ship_now is None or ship_now.side == w.side
-                                        or result.winner == "second"):
-            state, back = _disembark(state, boarder_now, ship_now)
+        left = [w for w in state.waiting if w.aboard == ship_id]
+        if left and (ship_now is None or ship_now.side == lead.side
+                     or result.winner == "second"):
+            state, back = _disembark(state, left, ship_now)
             events.extend(back)
     state, ended = _check_end(state, dice)
     return state, events + ended
 
 
-def _disembark(state: GraspBattle, boarder: Waiting, ship: GraspUnit | None
+def _disembark(state: GraspBattle, crew: Sequence[Waiting], ship: GraspUnit | None
                ) -> tuple[GraspBattle, list[BattleEvent]]:
-    """The boarding action is over: the boarder comes back next to the unit it boarded (or
-    where that unit was); with no room there it is lost to the enemy."""
-    rest = replace(state, waiting=tuple(x for x in state.waiting if x.id != boarder.id))
-    where = ship.pos if ship is not None else None
-    spot = None if where is None else state.field.beside(where, [u.pos for u in state.units])
-    unit = _as_unit(boarder, spot if spot is not None else state.field.corner())
-    if spot is None:
-        captor = ship.side if ship is not None and ship.side != boarder.side else ""
-        return _gone(rest, unit, "was lost aboard", captor=captor), [BattleEvent(
-            kind="boarding", text=f"{boarder.id} finds no room to come back and is lost.")]
-    state = replace(rest, units=(*rest.units, unit))
-    return state, [BattleEvent(kind="boarding", text=f"The boarding action ends: {boarder.id} "
-                               f"comes back at {state.label(spot)}.",
-                               data={"unit": boarder.id, "at": state.field.pos_json(spot)})]
+    """The boarding action is over: the boarders come back next to the unit they boarded;
+    one with no room there is lost to the enemy."""
+    events: list[BattleEvent] = []
+    for boarder in crew:
+        state = replace(state, waiting=tuple(x for x in state.waiting if x.id != boarder.id))
+        spot = None if ship is None else state.field.beside(ship.pos,
+                                                             [u.pos for u in state.units])
+        unit = _as_unit(boarder, spot if spot is not None else state.field.corner())
+        if spot is None:
+            captor = ship.side if ship is not None and ship.side != boarder.side else ""
+            state = _gone(state, unit, "was lost aboard", captor=captor)
+            events.append(BattleEvent(kind="boarding", text=f"{boarder.id} finds no room to "
+                                      "come back and is lost."))
+            continue
+        state = replace(state, units=(*state.units, unit))
+        events.append(BattleEvent(kind="boarding", text=f"The boarding action ends: "
+                                  f"{boarder.id} comes back at {state.label(spot)}.",
+                                  data={"unit": boarder.id,
+                                        "at": state.field.pos_json(spot)}))
+    return state, events
 
 
 def _pass_through(state: GraspBattle, order: GraspOrder, result: CombatResult,

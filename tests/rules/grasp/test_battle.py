@@ -708,6 +708,27 @@ def test_a_doubled_vehicle_is_boarded_fought_aboard_and_captured_without_fatigue
                                "small is boarded.")
 
 
+def test_supporting_units_board_too_and_all_come_back_when_the_crew_wins():
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "E4", FOOT),
+            unit("w-foot-2", "F5", FOOT, "N")]
+    east = [unit("e-general", "K4", GENERAL, "NW"), unit("e-tank", "F4", TANK, "NW")]
+    state = to_combat(begin(west, east, [6, 1]))
+    state, events = act(state, [6, 1, 2], cmd("West", "fight", unit="w-foot", target="e-tank",
+                                              supports=["w-foot-2"], board=True))
+    assert events[-1].text == ("w-foot and w-foot-2 board e-tank: the fight goes on aboard, "
+                               "wherever it goes.")
+    state, events = act(state, [1, 2, 6, 3, 3], cmd("West", "done"), cmd("East", "done"))
+    assert [e.text for e in events[2:5]] == [
+        "Aboard e-tank: w-foot and w-foot-2 fight its crew (nobody recoils aboard): attacker: "
+        "w-foot d6 rolled [1] kept 1 = 1; w-foot-2 d6 rolled [2] kept 2 = 2; best: w-foot-2 → "
+        "total 2; defender: e-tank d6 rolled [6] kept 6 = 6 → total 6; e-tank wins and doubles "
+        "its opponent; w-foot: fatigue d6 → d4.",
+        "The boarding action ends: w-foot comes back at F4.",
+        "The boarding action ends: w-foot-2 comes back at F5."]
+    assert (state.unit("e-tank").side, state.waiting) == ("East", ())
+    assert state.unit("w-foot").fatigue == DieLevel.D4
+
+
 SKIRMISHERS = {**FOOT, "specials": ["skirmisher"]}
 
 

@@ -337,13 +337,8 @@ def _type_json(t: UnitType) -> dict[str, object]:
     return out
 
 
-def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with_state: bool
-          ) -> GraspUnit:
-    obj = as_object(raw, at)
-    only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
-                      "fleeing", "teleported", "hidden", "level", "marker_level",
-                      "marker_high_tech") if with_state
-                else ("id", "at", "facing", "type", "level"), at)
+def _kind_and_id(obj: JSONObject, at: str) -> tuple[UnitType, str]:
+    """A unit's design (valid) and its id (not empty), as a scenario or a state gives them."""
     kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
     problems = validate_unit_type(kind)
     if problems:
@@ -351,6 +346,17 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
     unit_id = get_str(obj, "id", at)
     if not unit_id:
         raise InputError(child(at, "id"), "must be a non-empty id.")
+    return kind, unit_id
+
+
+def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with_state: bool
+          ) -> GraspUnit:
+    obj = as_object(raw, at)
+    only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
+                      "fleeing", "teleported", "hidden", "level", "marker_level",
+                      "marker_high_tech") if with_state
+                else ("id", "at", "facing", "type", "level"), at)
+    kind, unit_id = _kind_and_id(obj, at)
     place = board.pos_from_json(obj.get("at"), child(at, "at"))
     facing = board.facing_from_json(obj.get("facing"), child(at, "facing"))
     height = _level_from_json(obj, "level", at, kind) or Level.SURFACE
@@ -439,13 +445,7 @@ def _waiting(raw: object, at: str, side: str, board: HexField | PlaneField) -> W
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "off_table", "respawn", "fatigue",
                       "attributes", "aboard"), at)
-    kind = unit_type_from_dict(as_object(obj.get("type"), child(at, "type")), child(at, "type"))
-    problems = validate_unit_type(kind)
-    if problems:
-        raise InputError(child(at, "type"), problems[0])
-    unit_id = get_str(obj, "id", at)
-    if not unit_id:
-        raise InputError(child(at, "id"), "must be a non-empty id.")
+    kind, unit_id = _kind_and_id(obj, at)
     return Waiting(id=unit_id, side=side, type=kind,
                    facing=board.facing_from_json(obj.get("facing"), child(at, "facing")),
                    off_table=get_bool(obj, "off_table", at),

@@ -979,9 +979,9 @@ def _move_to_markers(state: GraspBattle, dice: Dice, *, high_tech: bool
         board = state.field
         limit = 180 if unit.type.has(Special.AGILE) else 45 if unit.type.has(
             Special.CLUMSY) else 90
-        if unit.marker != unit.pos and not board.turn_ok(
-                unit.facing, board.facing_toward(unit.pos, unit.marker), limit):
-            facing = board.turned(unit.facing, board.facing_toward(unit.pos, unit.marker), limit)
+        way = board.facing_toward(unit.pos, unit.marker) if unit.marker != unit.pos else None
+        if way is not None and not board.turn_ok(unit.facing, way, limit):
+            facing = board.turned(unit.facing, way, limit)
             state = replace(_put(state, replace(unit, facing=facing)), busy=True)
             events.append(BattleEvent(
                 kind="turn", text=f"{unit.id} spends its move turning toward its marker at "
@@ -1248,6 +1248,31 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
     return _fight(state, order, dice)
 
 
+def _place(state: GraspBattle, order: GraspOrder, *, rule: str) -> Pos:
+    """The place an order names (`to`): a position of the board, or a refusal naming it."""
+    if isinstance(order.to, Hex | Point):
+        return order.to
+    try:
+        return state.field.pos_from_json(order.to, "to")
+    except InputError as exc:
+        raise BattleError(exc.message, rule=rule, field="to") from exc
+
+
+def _fire_reach(unit: GraspUnit) -> int | None:
+    """Its fire range in MU (a range die: its maximum), None when it has none."""
+    r = unit.type.fire_range
+    return r.level.value if isinstance(r, DieSpec) else r
+
+
+def _firing(unit: GraspUnit) -> tuple[DieSpec, int]:
+    """A unit about to fire: its fire strength and reach, or a refusal saying why not."""
+    fs, reach = unit.attributes.fs, _fire_reach(unit)
+    if fs is None or reach is None or unit.fleeing:
+        raise BattleError(f"{unit.id} cannot fire: it has no fire strength left, no fire range "
+                          "or is fleeing.", rule="fire", field="unit")
+    return fs, reach
+
+
 def _own(state: GraspBattle, order: GraspOrder, name: str, field: str) -> GraspUnit:
     unit = state.unit(name, field)
     if unit.side != order.side:
@@ -1359,11 +1384,7 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
     if order.to is None:
         raise BattleError("A reserve comes on at a place on its side's base edge.",
                           rule="reserves", field="to")
-    try:
-        to = order.to if isinstance(order.to, Hex | Point) else state.field.pos_from_json(
-            order.to, "to")
-    except InputError as exc:
-        raise BattleError(exc.message, rule="reserves", field="to") from exc
+    to = _place(state, order, rule="reserves")
     board = state.field
     free = board.contains(to) and not any(board.overlap(to, u.pos) for u in state.units)
     if unit.type.has(Special.DENIZEN) and unit.respawn:
@@ -1646,7 +1667,7 @@ def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[
         return False, "it has no fire strength left or no fire range"
     if unit.fleeing:
         return False, "it is fleeing"
-    reach = t.fire_range.level.value if isinstance(t.fire_range, DieSpec) else t.fire_range
+    reach = _fire_reach(unit) or 0
     if not state.field.within(unit.pos, target.pos, reach):
         return False, (f"it is {state.field.gap_mu(unit.pos, target.pos)} MU away, beyond "
                        f"its range of {reach} MU")
@@ -1678,10 +1699,10 @@ AMBUSH_GOING = (TerrainClass.LIGHT, TerrainClass.DIFFICULT)
 
 def _reach_mu(unit: GraspUnit) -> int:
     """How far an ambusher watches: its fire range, else its move (a die: its maximum)."""
-    for measure in (unit.type.fire_range if unit.attributes.fs else None, unit.type.move):
-        if measure is not None:
-            return measure.level.value if isinstance(measure, DieSpec) else measure
-    return 0
+    if unit.attributes.fs is not None and unit.type.fire_range is not None:
+        return _fire_reach(unit) or 0
+    move = unit.type.move
+    return 0 if move is None else move.level.value if isinstance(move, DieSpec) else move
 
 
 def _spring_ambushes(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -1715,11 +1736,7 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
     if side.reserved < 1:
         raise BattleError(f"{side.name} has no reserved pip to move {unit.id}.", rule="pips",
                           field="unit")
-    try:
-        goal = order.to if isinstance(order.to, Hex | Point) else state.field.pos_from_json(
-            order.to, "to")
-    except InputError as exc:
-        raise BattleError(exc.message, rule="ambush", field="to") from exc
+    goal = _place(state, order, rule="ambush")
     before = len(dice.rolls)
     budget = _move_roll(state, unit, dice, "ambush move")
     moved, path = _walk(state, unit, goal, budget)
@@ -1880,11 +1897,7 @@ def _fire_off_table(state: GraspBattle, order: GraspOrder, dice: Dice
         gap = Fraction(-1)
     if unit.id in state.acted:
         raise BattleError(f"{unit.id} has already fired this turn.", rule="fire", field="unit")
-    fs, reach_spec = unit.attributes.fs, unit.type.fire_range
-    if fs is None or reach_spec is None or unit.fleeing:
-        raise BattleError(f"{unit.id} cannot fire: it has no fire strength left, no fire range "
-                          "or is fleeing.", rule="fire", field="unit")
-    reach = reach_spec.level.value if isinstance(reach_spec, DieSpec) else reach_spec
+    fs, reach = _firing(unit)
     if not (gap <= reach if gap >= 0 else board.within(unit.pos, target.pos, reach)):
         far = f"{gap}" if gap >= 0 else board.gap_mu(unit.pos, target.pos)
         edge = (f"{side.name}'s {side.edge} edge" if own is not None and theirs is None
@@ -2432,21 +2445,13 @@ def _lay(state: GraspBattle, order: GraspOrder, dice: Dice
     if state.step != "fire" or unit.id in state.acted or unit.id in state.tending:
         raise BattleError(f"{unit.id} lays {order.lay} in the fire step, instead of its one "
                           "shot of the turn.", rule="fires", field="unit")
-    fs, reach_spec = unit.attributes.fs, unit.type.fire_range
-    if fs is None or reach_spec is None or unit.fleeing:
-        raise BattleError(f"{unit.id} cannot fire: it has no fire strength left, no fire range "
-                          "or is fleeing.", rule="fire", field="unit")
+    fs, reach = _firing(unit)
     board = state.field
-    try:
-        to = order.to if isinstance(order.to, Hex | Point) else board.pos_from_json(order.to,
-                                                                                  "to")
-    except InputError as exc:
-        raise BattleError(exc.message, rule="fires", field="to") from exc
+    to = _place(state, order, rule="fires")
     if not any(u.marker == to for u in state.units if u.side == order.side):
         raise BattleError(f"{order.lay.capitalize()} is fired at a place one of "
                           f"{order.side}'s command markers marks, not {board.label(to)}.",
                           rule="fires", field="to")
-    reach = reach_spec.level.value if isinstance(reach_spec, DieSpec) else reach_spec
     indirect = unit.type.fire is FireKind.INDIRECT
     if not board.within(unit.pos, to, reach) or not board.in_arc(unit.facing, unit.pos, to) \
             or (not indirect and _blocked(state, unit.pos, to) is not None):

@@ -58,7 +58,17 @@ from rules.grasp.combat import (
 from rules.grasp.combat import (
     Outcome as CombatOutcome,
 )
-from rules.grasp.dielevels import DieLevel, DieSpec, GraspError, die_price, format_level, roll_pool
+from rules.grasp.dielevels import (
+    DieLevel,
+    DieSpec,
+    GraspError,
+    die_price,
+    format_level,
+    roll_pool,
+    step_down,
+    step_up,
+    steps_of,
+)
 from rules.grasp.fatigue import Attributes, SupplyRecipient, resupply
 from rules.grasp.field import EDGES, GOINGS, Facing, HexField, PlaneField, Pos, field_from_json
 from rules.grasp.terrain import Mover, TerrainClass
@@ -71,6 +81,18 @@ from rules.grasp.units import (
     unit_cost,
     unit_type_from_dict,
     validate_unit_type,
+)
+from rules.grasp.weather import (
+    BLOWING,
+    ENVIRONMENT_MU2,
+    FROM,
+    TABLE,
+    WIND,
+    Weather,
+    holds,
+    move_factor,
+    range_factor,
+    scaled,
 )
 from rules.hexgrid import (
     Hex,
@@ -89,7 +111,7 @@ from rules.jsonio import (
     get_str_list,
     only_fields,
 )
-from rules.plane import Point, dist2
+from rules.plane import Point, dist2, inside
 
 DEFAULT_MAX_TURNS = 12
 MAX_MAP_SIDE = 60
@@ -103,6 +125,7 @@ class GraspSettings:
     board: Literal["hex", "continuous"] = "hex"
     mu_per_hex: int = 1
     max_turns: int = DEFAULT_MAX_TURNS
+    weather: bool = False  # the weather table thrown on a side's maximum pips
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,6 +240,8 @@ class GraspBattle:
     waiting: tuple[Waiting, ...] = ()
     conditions: str = ""  # the prevailing conditions ("": no side has preferences)
     deployment: Deployment | None = None
+    weather: tuple[Weather, ...] = ()  # in force, or (environmental) still to be placed
+    recovered: tuple[str, ...] = ()  # sides whose unit took this turn's fair-weather bonus
 
     def unit(self, unit_id: str, field: str = "unit") -> GraspUnit:
         for u in self.units:
@@ -258,8 +283,8 @@ class GraspOrder:
 
     side: str
     kind: Literal["terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam",
-                  "rally", "extinguish", "cancel", "pass", "ambush_move", "fire", "fight",
-                  "done"]
+                  "rally", "extinguish", "environment", "recover", "cancel", "pass",
+                  "ambush_move", "fire", "fight", "done"]
     unit: str = ""
     target: str = ""
     to: object = None  # a hex label, or a point [x, y] on the continuous board
@@ -280,7 +305,8 @@ class GraspOrder:
 
 
 ORDER_KINDS = ("terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam", "rally",
-               "extinguish", "cancel", "pass", "ambush_move", "fire", "fight", "done")
+               "extinguish", "environment", "recover", "cancel", "pass", "ambush_move", "fire",
+               "fight", "done")
 
 
 def order_from_json(data: object, path: str) -> GraspOrder:
@@ -504,14 +530,15 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
 
 
 def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
-    only_fields(data, ("board", "mu_per_hex", "max_turns"), path)
+    only_fields(data, ("board", "mu_per_hex", "max_turns", "weather"), path)
     return GraspSettings(
         board=get_choice(data, "board", ("hex", "continuous"), path,  # type: ignore[arg-type]
                          default="hex" if defaults else None),
         mu_per_hex=get_int(data, "mu_per_hex", path, minimum=1, maximum=100,
                            default=1 if defaults else None),
         max_turns=get_int(data, "max_turns", path, minimum=1, maximum=100,
-                          default=DEFAULT_MAX_TURNS if defaults else None))
+                          default=DEFAULT_MAX_TURNS if defaults else None),
+        weather=get_bool(data, "weather", path, default=False))
 
 
 def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
@@ -759,7 +786,7 @@ def _put(state: GraspBattle, unit: GraspUnit) -> GraspBattle:
 
 
 def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[BattleEvent]]:
-    state = replace(state, turn=state.turn + 1, acted=(), busy=False, tending=())
+    state = replace(state, turn=state.turn + 1, acted=(), busy=False, tending=(), recovered=())
     events: list[BattleEvent] = [BattleEvent(kind="turn", text=f"Turn {state.turn}.",
                                              data={"turn": state.turn})]
     state, supplied = _resupply(state)
@@ -774,6 +801,7 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
     if ended:
         return state, events + ended
     totals: dict[str, int] = {}
+    maxed: list[str] = []  # the sides that rolled their maximum pips (a weather throw each)
     sides = []
     for side in state.sides:
         before = len(dice.rolls)
@@ -783,6 +811,9 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
             assert spec is not None
             total += roll_pool(dice, level=spec.level, tech_count=spec.tech_count,
                                purpose=f"pips: {cmd.id}").kept
+        top = _max_pips(state, side.name)
+        if top and total == top:
+            maxed.append(side.name)
         jam = min(side.jammed, total)
         total -= jam
         totals[side.name] = total
@@ -798,6 +829,9 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
     state = replace(state, sides=tuple(sides), phasing=phasing, acting=0, step="command")
     events.append(BattleEvent(kind="phasing", text="Phasing order: " + ", ".join(phasing)
                               + ".", data={"phasing": list(phasing)}))
+    if state.settings.weather:
+        state, climate = _climate(state, maxed, dice)
+        events.extend(climate)
     return state, events
 
 
@@ -833,15 +867,24 @@ def _resupply(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
     return state, events
 
 
-def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str) -> int:
+def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str, *,
+               toward: Pos | None = None) -> int:
+    """Its move in MU (a move die rolled, −1 without fatigue), after the wind in force for
+    a unit going toward `toward` (its marker unless given)."""
     move = unit.attributes.mv if isinstance(unit.type.move, DieSpec) else unit.type.move
     if move is None:
         return 0
     if isinstance(move, DieSpec):
         kept = roll_pool(dice, level=move.level, tech_count=move.tech_count,
                          purpose=f"{purpose}: {unit.id}").kept
-        return max(0, kept - (1 if unit.fatigue is None else 0))
-    return move
+        move = max(0, kept - (1 if unit.fatigue is None else 0))
+    goal = toward if toward is not None else unit.marker
+    winds = [w for w in state.weather if w.blowing]
+    way = 0
+    if winds and goal is not None and goal != unit.pos:
+        facing = state.field.facing_toward(unit.pos, goal)
+        way = state.field.wind_way(facing, winds[-1].blowing)
+    return scaled(move, move_factor(state.weather, level=unit.level, way=way))
 
 
 def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
@@ -1091,7 +1134,7 @@ def _flee(state: GraspBattle, unit: GraspUnit, dice: Dice, *, away_from: Pos | N
     edge = state.side(unit.side).edge
     goal = goal_unit.pos if goal_unit else board.edge_goal(unit.pos, edge)
     before = len(dice.rolls)
-    budget = _move_roll(state, unit, dice, "flee")
+    budget = _move_roll(state, unit, dice, "flee", toward=goal)
     moved, path = _walk(state, unit, goal, budget, fleeing=True)
     fleeing = replace(moved, fleeing=True, marker=None)
     rolls = tuple(dice.rolls[before:])
@@ -1220,7 +1263,8 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _answer(state, order)
     if order.kind == "done":
         return _done(state, order, dice)
-    expected = {"command": ("marker", "enter", "off_table", "jam", "rally", "extinguish"),
+    expected = {"command": ("marker", "enter", "off_table", "jam", "rally", "extinguish",
+                            "environment", "recover"),
                 "ambush": ("fire", "ambush_move"), "fire": ("fire",),
                 "combat": ("fight",)}[state.step]
     if order.kind not in expected:
@@ -1239,6 +1283,10 @@ def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
         return _rally(state, order)
     if order.kind == "extinguish":
         return _extinguish(state, order, dice)
+    if order.kind == "environment":
+        return _environment(state, order, dice)
+    if order.kind == "recover":
+        return _recover(state, order)
     if order.kind == "fire" and order.lay:
         return _lay(state, order, dice)
     if order.kind == "ambush_move":
@@ -1258,15 +1306,20 @@ def _place(state: GraspBattle, order: GraspOrder, *, rule: str) -> Pos:
         raise BattleError(exc.message, rule=rule, field="to") from exc
 
 
-def _fire_reach(unit: GraspUnit) -> int | None:
-    """Its fire range in MU (a range die: its maximum), None when it has none."""
+def _fire_reach(state: GraspBattle, unit: GraspUnit) -> int | None:
+    """Its fire range in MU (a range die: its maximum), after the wind in force (a +Tech
+    range is spared the ½); None when it has none."""
     r = unit.type.fire_range
-    return r.level.value if isinstance(r, DieSpec) else r
+    if r is None:
+        return None
+    advanced = isinstance(r, DieSpec) and r.tech_count > 0
+    return scaled(r.level.value if isinstance(r, DieSpec) else r,
+                  range_factor(state.weather, advanced=advanced))
 
 
-def _firing(unit: GraspUnit) -> tuple[DieSpec, int]:
+def _firing(state: GraspBattle, unit: GraspUnit) -> tuple[DieSpec, int]:
     """A unit about to fire: its fire strength and reach, or a refusal saying why not."""
-    fs, reach = unit.attributes.fs, _fire_reach(unit)
+    fs, reach = unit.attributes.fs, _fire_reach(state, unit)
     if fs is None or reach is None or unit.fleeing:
         raise BattleError(f"{unit.id} cannot fire: it has no fire strength left, no fire range "
                           "or is fleeing.", rule="fire", field="unit")
@@ -1291,6 +1344,12 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
                                            for s in state.sides))
         events.append(BattleEvent(kind="done", text=f"{order.side} reserves {side.pips} "
                                   f"pip{'' if side.pips == 1 else 's'}."))
+        unplaced = [w for w in state.weather if w.side == order.side and _unplaced(w)]
+        if unplaced:
+            state = replace(state, weather=tuple(w for w in state.weather
+                                                 if w not in unplaced))
+            events.append(BattleEvent(kind="weather", text=f"{order.side} placed no "
+                                      "environmental terrain: the event passes."))
     else:
         events.append(BattleEvent(kind="done", text=f"{order.side} is done with the "
                                   f"{state.step} step."))
@@ -1318,10 +1377,17 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
     return state, events + ended
 
 
+def _span(state: GraspBattle, command: GraspUnit) -> int:
+    """A command unit's command range in MU, after the wind in force (advanced, high-tech,
+    command is spared the ½)."""
+    return scaled(command.type.command_range,
+                  range_factor(state.weather, advanced=command.type.command_high_tech))
+
+
 def _in_span(state: GraspBattle, command: GraspUnit, unit: GraspUnit) -> bool:
     """Within the command unit's span; halved when smoke or a fire hides the unit from a
     low-tech command unit and neither flies above it (high tech ignores what intervenes)."""
-    span = command.type.command_range
+    span = _span(state, command)
     if not command.type.command_high_tech and command.level <= Level.SURFACE \
             and unit.level <= Level.SURFACE and _blocked(state, command.pos, unit.pos):
         span = max(1, span // 2)
@@ -1423,7 +1489,7 @@ def _enemy_marker(state: GraspBattle, order: GraspOrder, unit: GraspUnit
     """Signals warfare: an order to an enemy unit within the command range of one of the
     side's high-tech command units, when the enemy's command is high tech too (4 pips)."""
     mine = [c for c in _signals(state, order.side)
-            if state.field.within(c.pos, unit.pos, c.type.command_range)]
+            if state.field.within(c.pos, unit.pos, _span(state, c))]
     if not mine or not _signals(state, unit.side):
         raise BattleError(f"{unit.id} is an enemy unit: {order.side} may order it only with a "
                           "high-tech command unit within command range, against an enemy "
@@ -1667,7 +1733,7 @@ def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[
         return False, "it has no fire strength left or no fire range"
     if unit.fleeing:
         return False, "it is fleeing"
-    reach = _fire_reach(unit) or 0
+    reach = _fire_reach(state, unit) or 0
     if not state.field.within(unit.pos, target.pos, reach):
         return False, (f"it is {state.field.gap_mu(unit.pos, target.pos)} MU away, beyond "
                        f"its range of {reach} MU")
@@ -1697,10 +1763,10 @@ def _target(state: GraspBattle, order: GraspOrder) -> GraspUnit:
 AMBUSH_GOING = (TerrainClass.LIGHT, TerrainClass.DIFFICULT)
 
 
-def _reach_mu(unit: GraspUnit) -> int:
+def _reach_mu(state: GraspBattle, unit: GraspUnit) -> int:
     """How far an ambusher watches: its fire range, else its move (a die: its maximum)."""
     if unit.attributes.fs is not None and unit.type.fire_range is not None:
-        return _fire_reach(unit) or 0
+        return _fire_reach(state, unit) or 0
     move = unit.type.move
     return 0 if move is None else move.level.value if isinstance(move, DieSpec) else move
 
@@ -1713,7 +1779,7 @@ def _spring_ambushes(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]
     for u in state.units:
         if not u.hidden:
             continue
-        reach = _reach_mu(u)
+        reach = _reach_mu(state, u)
         if any(state.field.within(u.pos, e, reach) for e in state.enemies(u)):
             sprung.append(u)
     for u in sprung:
@@ -1738,7 +1804,7 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
                           field="unit")
     goal = _place(state, order, rule="ambush")
     before = len(dice.rolls)
-    budget = _move_roll(state, unit, dice, "ambush move")
+    budget = _move_roll(state, unit, dice, "ambush move", toward=goal)
     moved, path = _walk(state, unit, goal, budget)
     state = replace(_put(state, moved), acted=(*state.acted, unit.id), busy=True,
                     sides=tuple(replace(s, reserved=s.reserved - 1) if s.name == side.name
@@ -1830,7 +1896,7 @@ def _spotted(state: GraspBattle, side: str, at: Pos) -> bool:
     commands = [u for u in state.units if u.side == side and u.is_command]
     return any(board.in_arc(u.facing, u.pos, at) and _blocked(state, u.pos, at) is None and (
         u.is_command or (u.type.has(Special.SCOUT) and any(
-            board.within(c.pos, u.pos, c.type.command_range) for c in commands)))
+            board.within(c.pos, u.pos, _span(state, c)) for c in commands)))
         for u in state.units if u.side == side and not u.fleeing and u.pos != at)
 
 
@@ -1897,7 +1963,7 @@ def _fire_off_table(state: GraspBattle, order: GraspOrder, dice: Dice
         gap = Fraction(-1)
     if unit.id in state.acted:
         raise BattleError(f"{unit.id} has already fired this turn.", rule="fire", field="unit")
-    fs, reach = _firing(unit)
+    fs, reach = _firing(state, unit)
     if not (gap <= reach if gap >= 0 else board.within(unit.pos, target.pos, reach)):
         far = f"{gap}" if gap >= 0 else board.gap_mu(unit.pos, target.pos)
         edge = (f"{side.name}'s {side.edge} edge" if own is not None and theirs is None
@@ -1978,8 +2044,7 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     side = state.side(order.side)
     if order.command_pip:
         commands = [c for c in state.units if c.side == unit.side and c.is_command and (
-            (c.type.pips_high_tech and state.field.within(c.pos, unit.pos,
-                                                          c.type.command_range))
+            (c.type.pips_high_tech and state.field.within(c.pos, unit.pos, _span(state, c)))
             or state.field.in_contact(c.pos, unit.pos))]
         if not commands:
             raise BattleError("A reserved pip modifies the roll only of a unit in contact "
@@ -2302,10 +2367,17 @@ def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome, *, captor: 
         return _gone(state, unit, "surrendered", captor=captor), None, [BattleEvent(
             kind="eliminated", text=f"{unit.id} surrendered"
             + (f" to {captor}." if captor else "."))]
-    hurt = replace(unit, fatigue=out.fatigue_after,
+    fatigue, events = out.fatigue_after, []
+    lost = steps_of(unit.fatigue) - steps_of(fatigue)
+    if lost > 0 and any(w.row.kind == "double" for w in state.weather):
+        fatigue = step_down(fatigue, lost)
+        events.append(BattleEvent(kind="weather", text=f"The weather doubles {unit.id}'s "
+                                  f"fatigue loss: {lost} more, down to {format_level(fatigue)}.",
+                                  data={"unit": unit.id, "fatigue": format_level(fatigue)}))
+    hurt = replace(unit, fatigue=fatigue,
                    attributes=out.attributes if out.attributes is not None
                    else unit.attributes)
-    return _put(state, hurt), hurt, []
+    return _put(state, hurt), hurt, events
 
 
 def _suffer_off_table(state: GraspBattle, unit: Waiting, out: CombatOutcome, *, captor: str
@@ -2412,7 +2484,14 @@ def _burn(state: GraspBattle, at: Pos, die: DieLevel, dice: Dice, *, why: str,
         victim = next((u for u in state.units if board.overlap(u.pos, at)), None)
     if victim is None:
         return state, []
-    name = f"the fire at {state.label(at)}"
+    return _strike(state, f"the fire at {state.label(at)}", die, victim, at, dice, why=why,
+                   rule="fires")
+
+
+def _strike(state: GraspBattle, name: str, die: DieLevel, victim: GraspUnit, at: Pos,
+            dice: Dice, *, why: str, rule: str) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Something that is no unit (a fire, the weather) engages a unit in close combat with
+    `die`: what the combat would do to the striker is no part of the rule."""
     before = len(dice.rolls)
     try:
         result = resolve_close_combat(CloseCombat(
@@ -2421,12 +2500,12 @@ def _burn(state: GraspBattle, at: Pos, die: DieLevel, dice: Dice, *, why: str,
             defender=Side(unit=_fighter(state, victim, victim.attributes.cc
                                         or DieSpec(level=DieLevel.D4)))), dice=dice)
     except GraspError as exc:
-        raise BattleError(str(exc), rule="fires") from exc
-    # Whatever the combat would do to the fire itself is no part of the rule: a fire burns
-    # until it is put out.
+        raise BattleError(str(exc), rule=rule) from exc
+    # Whatever the combat would do to the striker itself is no part of the rule: a fire burns
+    # until it is put out, the weather holds its turns.
     result = replace(result, explanation=tuple(line for line in result.explanation
                                                if not line.startswith(f"{name}:")))
-    # The fire fights from where it burns, on no side: whoever gives up there is nobody's.
+    # It fights from where it is, on no side: whoever gives up there is nobody's.
     flames = replace(victim, id=name, side="", pos=at)
     return _apply_result(state, result, f"{why}: {name} engages {victim.id}", dice, before,
                          attacker=flames)
@@ -2445,7 +2524,7 @@ def _lay(state: GraspBattle, order: GraspOrder, dice: Dice
     if state.step != "fire" or unit.id in state.acted or unit.id in state.tending:
         raise BattleError(f"{unit.id} lays {order.lay} in the fire step, instead of its one "
                           "shot of the turn.", rule="fires", field="unit")
-    fs, reach = _firing(unit)
+    fs, reach = _firing(state, unit)
     board = state.field
     to = _place(state, order, rule="fires")
     if not any(u.marker == to for u in state.units if u.side == order.side):
@@ -2621,6 +2700,204 @@ def outcome(state: GraspBattle) -> Outcome | None:
 
 
 # ---------------------------------------------------------------------------
+# The weather (the setting `weather`)
+
+
+HARD_GOING = (TerrainClass.DIFFICULT, TerrainClass.IMPASSABLE)
+
+
+def _unplaced(w: Weather) -> bool:
+    return w.row.kind == "environment" and not w.piece
+
+
+def _climate(state: GraspBattle, maxed: Sequence[str], dice: Dice
+             ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """After the pips: the weather past its last turn ends (and the weather that holds until
+    a side rolls its maximum pips, when one did); a catastrophe strikes again; then each side
+    that rolled its maximum pips throws the weather, in phasing order."""
+    events: list[BattleEvent] = []
+    for w in state.weather:
+        if not holds(w, state.turn) or (w.until == 0 and maxed):
+            state = _weather_ends(state, w)
+            events.append(BattleEvent(kind="weather", text=f"The weather {w.side} threw on "
+                                      f"turn {w.thrown} ({w.row.text}) ends.",
+                                      data={"ends": w.total, "side": w.side}))
+    for w in state.weather:
+        if w.row.strike is not None and w.thrown < state.turn:
+            state, struck = _weather_strikes(state, w, dice)
+            events.extend(struck)
+    for name in [n for n in state.phasing if n in maxed]:
+        state, thrown = _throw_weather(state, name, dice)
+        events.extend(thrown)
+    return state, events
+
+
+def _weather_ends(state: GraspBattle, w: Weather) -> GraspBattle:
+    board = state.field
+    if isinstance(board, HexField):
+        for p, was in zip(w.piece, w.was, strict=True):
+            board = board.without_piece((p,), was)
+    elif w.piece:
+        board = board.without_piece(w.piece, TerrainClass.DIFFICULT)
+    return replace(state, field=board, weather=tuple(x for x in state.weather if x != w))
+
+
+def _throw_weather(state: GraspBattle, side: str, dice: Dice
+                   ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """2d6: the total gives the event and its duration, the difference the wind (a d4 for
+    where it blows from when there is one)."""
+    before = len(dice.rolls)
+    a, b = dice.roll(6, f"weather: {side}"), dice.roll(6, f"weather: {side}")
+    total, wind = a + b, abs(a - b)
+    row = TABLE[total]
+    blowing = BLOWING[dice.roll(4, "wind direction")] if wind else ""
+    turns = row.turns if row.turns is not None else dice.roll(6, "fair weather: turns")
+    sector = SECTORS[dice.roll(4, "environmental terrain: sector")] \
+        if row.kind == "environment" else ""
+    w = Weather(total=total, wind=wind, blowing=blowing, side=side, thrown=state.turn,
+                until=0 if turns == 0 else state.turn + turns - 1, sector=sector)
+    lasting = ("" if row.turns is not None else f" for {turns} turn{'' if turns == 1 else 's'}")
+    text = (f"{side} rolled its maximum pips and throws the weather: {a} + {b} = {total}, "
+            f"{row.text}{lasting}. "
+            + (f"The wind ({wind}) blows from the {FROM[blowing]}: {WIND[wind]}."
+               if wind else "No wind."))
+    if sector:
+        text += (f" {side} may place it, at most {ENVIRONMENT_MU2} MU² next to difficult or "
+                 f"impassable going, in the {sector} quarter before it is done with its "
+                 "commands.")
+    state = replace(state, weather=(*state.weather, w))
+    events = [BattleEvent(kind="weather", text=text,
+                          data={"side": side, "total": total, "wind": wind,
+                                "blowing": blowing or None, "until": w.until,
+                                "sector": sector or None},
+                          rolls=tuple(dice.rolls[before:]))]
+    if row.harden is not None:
+        state, hardened = _harden(state, row.harden, dice)
+        events.extend(hardened)
+    if row.strike is not None:
+        state, struck = _weather_strikes(state, w, dice)
+        events.extend(struck)
+    return state, events
+
+
+def _harden(state: GraspBattle, going: TerrainClass, dice: Dice
+            ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A random piece of the going becomes one class more severe (a die as large as the
+    number of pieces picks it, in the board's order)."""
+    board = state.field
+    pieces = board.pieces_of(going)
+    if not pieces:
+        return state, [BattleEvent(kind="weather", text=f"There is no {going.label} terrain "
+                                   "to make more severe.")]
+    before = len(dice.rolls)
+    pick = dice.roll(len(pieces), "weather: terrain piece") if len(pieces) > 1 else 1
+    piece, worse = pieces[pick - 1], TerrainClass(going + 1)
+    state = replace(state, field=board.harden(piece, worse))
+    return state, [BattleEvent(
+        kind="weather", text=f"The {going.label} terrain at {state.label(piece[0])} "
+        f"(piece {pick} of {len(pieces)}) becomes {worse.label}.",
+        data={"piece": board.piece_json(piece), "going": worse.label},
+        rolls=tuple(dice.rolls[before:]))]
+
+
+def _weather_strikes(state: GraspBattle, w: Weather, dice: Dice
+                     ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """The weather strikes at its die: a catastrophe every unit on the field, the other row
+    the units in difficult going."""
+    die = w.row.strike
+    assert die is not None
+    events: list[BattleEvent] = []
+    for victim in list(state.units):
+        if victim.id not in {u.id for u in state.units} or state.step == "over":
+            continue
+        victim = state.unit(victim.id)
+        if w.row.kind == "strike" and state.field.going(victim.pos) is not TerrainClass.DIFFICULT:
+            continue
+        state, struck = _strike(state, f"the weather ({die.label})", die, victim, victim.pos,
+                                dice, why="The weather strikes", rule="weather")
+        events.extend(struck)
+    return state, events
+
+
+def _covers(piece: Sequence[Pos], at: Pos) -> bool:
+    if isinstance(at, Hex):
+        return at in piece
+    return inside(at, [p for p in piece if isinstance(p, Point)])
+
+
+def _environment(state: GraspBattle, order: GraspOrder, dice: Dice
+                 ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Environmental terrain (a landslide, an avalanche, a flood, an eruption): at most 4 MU²
+    of difficult going next to difficult or impassable going, in the quarter its die gave;
+    every unit caught in it is struck at d6. It goes when its turns are over."""
+    w = next((x for x in state.weather if x.side == order.side and _unplaced(x)), None)
+    if w is None:
+        raise BattleError(f"{order.side} has no environmental terrain to place: it comes with "
+                          "a weather throw of 3 or 4 by the side.", rule="weather",
+                          field="kind")
+    board = state.field
+    try:
+        piece = board.piece_from_json(order.place, "place")
+    except InputError as exc:
+        raise BattleError(exc.message, rule="weather", field="place") from exc
+    if any(board.quadrant(p) != w.sector for p in board.piece_places(piece)):
+        raise BattleError(f"The environmental terrain lies in the {w.sector} quarter its die "
+                          "gave.", rule="weather", field="place")
+    if not board.piece_area_ok(piece, ENVIRONMENT_MU2):
+        raise BattleError(f"Environmental terrain covers at most {ENVIRONMENT_MU2} MU².",
+                          rule="weather", field="place")
+    if not board.touches(piece, HARD_GOING):
+        raise BattleError("Environmental terrain is placed next to difficult or impassable "
+                          "going.", rule="weather", field="place")
+    if isinstance(board, HexField):
+        laid = tuple(p for p in piece if board.ground(p) < TerrainClass.DIFFICULT)
+        was = tuple(board.ground(p) for p in laid)
+    else:
+        laid, was = piece, ()
+    placed = replace(w, piece=laid, was=was)
+    state = replace(state, field=board.with_piece(laid, TerrainClass.DIFFICULT),
+                    weather=tuple(placed if x == w else x for x in state.weather))
+    events = [BattleEvent(kind="environment", text=f"{order.side} places environmental "
+                          f"terrain at {', '.join(state.label(p) for p in piece)}: difficult "
+                          f"going until the end of turn {w.until}.",
+                          data={"side": order.side, "place": board.piece_json(piece),
+                                "until": w.until})]
+    for victim in [u for u in state.units if _covers(piece, u.pos)]:
+        if state.step == "over" or victim.id not in {u.id for u in state.units}:
+            continue
+        state, struck = _strike(state, "the environmental terrain", DieLevel.D6,
+                                state.unit(victim.id), victim.pos, dice,
+                                why="Caught in environmental terrain", rule="weather")
+        events.extend(struck)
+    return state, events
+
+
+def _recover(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Perfect conditions: one unit of each side a turn, not in close combat, gains a
+    fatigue die level (up to its design's)."""
+    if not any(w.row.kind == "fair" for w in state.weather):
+        raise BattleError("Only perfect conditions (a weather throw of 2) give a unit +1 "
+                          "fatigue.", rule="weather", field="kind")
+    if order.side in state.recovered:
+        raise BattleError(f"{order.side} has given its one unit this turn +1 fatigue.",
+                          rule="weather", field="unit")
+    unit = _own(state, order, order.unit, "unit")
+    if any(state.field.in_contact(e, unit.pos) for e in state.enemies(unit, same_level=True)):
+        raise BattleError(f"{unit.id} is in close combat: the fatigue bonus goes to a unit "
+                          "that is not.", rule="weather", field="unit")
+    if unit.fatigue is not None and unit.fatigue >= unit.type.fatigue:
+        raise BattleError(f"{unit.id} has its full fatigue die ({unit.type.fatigue.label}).",
+                          rule="weather", field="unit")
+    fatigue = step_up(unit.fatigue, limit=unit.type.fatigue)
+    state = replace(_put(state, replace(unit, fatigue=fatigue)),
+                    recovered=(*state.recovered, order.side))
+    return state, [BattleEvent(kind="recover", text=f"Perfect conditions: {unit.id} gains a "
+                               f"fatigue die level, {format_level(unit.fatigue)} → "
+                               f"{fatigue.label}.", data={"unit": unit.id,
+                                                          "fatigue": fatigue.label})]
+
+
+# ---------------------------------------------------------------------------
 # JSON
 
 
@@ -2629,7 +2906,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
     return {
         "system": "grasp",
         "settings": {"board": state.settings.board, "mu_per_hex": state.settings.mu_per_hex,
-                     "max_turns": state.settings.max_turns},
+                     "max_turns": state.settings.max_turns,
+                     "weather": state.settings.weather},
         "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,
@@ -2673,6 +2951,11 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "tending": list(state.tending), "seized": list(state.seized),
         "prisoners": [{"unit": u, "captor": c, "recruited": u in state.recruited}
                       for u, c in state.prisoners],
+        "weather": [{"total": w.total, "wind": w.wind, "blowing": w.blowing or None,
+                     "side": w.side, "thrown": w.thrown, "until": w.until,
+                     "sector": w.sector or None, "piece": board.piece_json(w.piece),
+                     "was": [t.label for t in w.was]} for w in state.weather],
+        "recovered": list(state.recovered),
     }
 
 
@@ -2706,11 +2989,35 @@ def _cloud_from_json(raw: object, path: str, board: HexField | PlaneField) -> Cl
                  was=goings[get_choice(obj, "was", list(goings), path)])
 
 
+def _weather_from_json(raw: object, path: str, board: HexField | PlaneField,
+                       names: Sequence[str]) -> Weather:
+    obj = as_object(raw, path)
+    only_fields(obj, ("total", "wind", "blowing", "side", "thrown", "until", "sector", "piece",
+                      "was"), path)
+    piece = board.piece_from_json(obj["piece"], child(path, "piece")) if obj.get("piece") \
+        else ()
+    was = tuple(GOINGS[get_choice({"was": v}, "was", list(GOINGS), child(path, "was"))]
+                for v in get_list(obj, "was", path, default=True))
+    if isinstance(board, HexField) and len(was) != len(piece):
+        raise InputError(child(path, "was"), "gives the ground under each hex of the piece.")
+    return Weather(total=get_int(obj, "total", path, minimum=2, maximum=12),
+                   wind=get_int(obj, "wind", path, minimum=0, maximum=5),
+                   blowing=get_choice(obj, "blowing", EDGES, path) if obj.get("blowing")
+                   else "",
+                   side=get_choice(obj, "side", names, path),
+                   thrown=get_int(obj, "thrown", path, minimum=1, maximum=1000),
+                   until=get_int(obj, "until", path, minimum=0, maximum=1000),
+                   sector=get_choice(obj, "sector", QUADRANTS, path) if obj.get("sector")
+                   else "",
+                   piece=piece, was=was)
+
+
 def state_from_json(data: JSONObject) -> GraspBattle:
     only_fields(data, ("system", "settings", "map", "sides", "turn", "phasing", "acting",
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
                        "conditions", "deployment", "prisoners", "listening", "issued",
-                       "marker_before", "level_before", "clouds", "tending", "seized"),
+                       "marker_before", "level_before", "clouds", "tending", "seized",
+                       "weather", "recovered"),
                 "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
@@ -2762,7 +3069,10 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                      for i, c in enumerate(get_list(data, "clouds", "state", default=True))),
         tending=get_str_list(data, "tending", "state", what="a unit id"),
         seized=get_str_list(data, "seized", "state", what="a unit id"),
-        recruited=tuple(u for u, _, r in prisoners if r))
+        recruited=tuple(u for u, _, r in prisoners if r),
+        weather=tuple(_weather_from_json(w, child("state.weather", i), board, names)
+                      for i, w in enumerate(get_list(data, "weather", "state", default=True))),
+        recovered=get_str_list(data, "recovered", "state", what="a side"))
 
 
 ENGINE: Engine[GraspBattle, GraspOrder] = Engine(

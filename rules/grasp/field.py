@@ -51,6 +51,10 @@ MAX_MAP_SIDE = 60
 BASE = Fraction(1)  # a base is 1 MU across
 CONTACT_GAP = Fraction(1, 4)  # bases at most ¼ MU apart are in contact
 GRID = 100  # continuous positions are kept on a 1/100 MU grid
+# Which way a hex facing and a wind go, as (east, north) signs (row 1 is north).
+HEX_HEADINGS = {Direction.N: (0, 1), Direction.NE: (1, 1), Direction.SE: (1, -1),
+                Direction.S: (0, -1), Direction.SW: (-1, -1), Direction.NW: (-1, 1)}
+WIND_HEADINGS = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
 
 
 # ---------------------------------------------------------------------------
@@ -156,6 +160,45 @@ class HexField(HexPlaces):
         else:
             laid[p] = mines
         return replace(self, terrain=terrain, mines=laid)
+
+    def piece_area_ok(self, piece: Sequence[Pos], mu2: int) -> bool:
+        """No more than `mu2` square MU (on a map whose hex is larger, one hex)."""
+        return len(piece) * self.mu_per_hex ** 2 <= max(mu2, self.mu_per_hex ** 2)
+
+    def touches(self, piece: Sequence[Pos], goings: Sequence[TerrainClass]) -> bool:
+        """Whether the piece lies next to (or over) going of one of these classes."""
+        hexes = {p for p in piece if isinstance(p, Hex)}
+        return any(self.grid.contains(q) and q not in hexes and self.going(q) in goings
+                   for h in hexes for q in (h, *neighbors(h).values())) or any(
+            self.going(h) in goings for h in hexes)
+
+    def pieces_of(self, going: TerrainClass) -> list[tuple[Pos, ...]]:
+        """The terrain pieces of this going: its connected hexes, in label order."""
+        left = {h for h, t in self.terrain.items() if t is going}
+        out: list[tuple[Hex, ...]] = []
+        while left:
+            first = min(left, key=format_label)
+            group, todo = {first}, [first]
+            while todo:
+                for n in neighbors(todo.pop()).values():
+                    if n in left and n not in group:
+                        group.add(n)
+                        todo.append(n)
+            left -= group
+            out.append(tuple(sorted(group, key=format_label)))
+        return list(out)
+
+    def harden(self, piece: Sequence[Pos], going: TerrainClass) -> HexField:
+        """The field with the piece (found by pieces_of) one class harder."""
+        return self.with_piece(piece, going)
+
+    def wind_way(self, facing: Facing, blowing: str) -> int:
+        """+1 moving with a wind that blows toward `blowing`, −1 against it, 0 across it."""
+        assert isinstance(facing, Direction)
+        east, north = HEX_HEADINGS[facing]
+        we, wn = WIND_HEADINGS[blowing]
+        dot = east * we + north * wn
+        return (dot > 0) - (dot < 0)
 
     def within(self, a: Pos, b: Pos, mu: int) -> bool:
         assert isinstance(a, Hex) and isinstance(b, Hex)
@@ -458,6 +501,45 @@ class PlaneField(PlanePlaces):
                 areas[i] = replace(a, going=ground, mines=mines)
                 break
         return replace(self, areas=tuple(areas))
+
+    def piece_area_ok(self, piece: Sequence[Pos], mu2: int) -> bool:
+        corners = [p for p in piece if isinstance(p, Point)]
+        twice = sum((a.x * b.y - b.x * a.y
+                     for a, b in zip(corners, corners[1:] + corners[:1], strict=True)),
+                    Fraction(0))
+        return abs(twice) <= 2 * mu2
+
+    def touches(self, piece: Sequence[Pos], goings: Sequence[TerrainClass]) -> bool:
+        """Whether the polygon touches or overlaps an area of one of these goings (or its
+        mines)."""
+        corners = [p for p in piece if isinstance(p, Point)]
+        for a in self.areas:
+            hard = a.going in goings or (a.mines is not None and not a.mines.cleared
+                                         and a.mines.going in goings)
+            if hard and (any(inside(c, a.polygon) for c in corners)
+                         or any(inside(c, corners) for c in a.polygon)
+                         or any(cuts(p, q, a.polygon) for p, q in
+                                zip(corners, corners[1:] + corners[:1], strict=True))):
+                return True
+        return False
+
+    def pieces_of(self, going: TerrainClass) -> list[tuple[Pos, ...]]:
+        """The terrain pieces of this going: its areas (unmined), in the board's order."""
+        return [a.polygon for a in self.areas if a.going is going and a.mines is None]
+
+    def harden(self, piece: Sequence[Pos], going: TerrainClass) -> PlaneField:
+        """The field with the area (found by pieces_of) of this polygon made `going`."""
+        corners = tuple(p for p in piece if isinstance(p, Point))
+        areas = list(self.areas)
+        i = next(i for i, a in enumerate(areas) if a.polygon == corners and a.mines is None)
+        areas[i] = replace(areas[i], going=going)
+        return replace(self, areas=tuple(areas))
+
+    def wind_way(self, facing: Facing, blowing: str) -> int:
+        assert isinstance(facing, Vec)
+        we, wn = WIND_HEADINGS[blowing]
+        dot = facing.dx * we + facing.dy * wn
+        return (dot > 0) - (dot < 0)
 
     def within(self, a: Pos, b: Pos, mu: int) -> bool:
         assert isinstance(a, Point) and isinstance(b, Point)

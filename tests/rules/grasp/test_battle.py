@@ -165,7 +165,7 @@ def test_only_the_phasing_side_acts_and_only_with_the_steps_orders():
         "orders[0]", "turn", "East does not act now: West phases in the command step.")
     error = refused(state, cmd("West", "fire", unit="w-foot", target="e-foot"))
     assert str(error) == ("In the command step a side gives marker, enter, off_table, jam, "
-                          "rally or extinguish orders or is done.")
+                          "rally, extinguish, environment or recover orders or is done.")
 
 
 # --- command markers and moves --------------------------------------------------------------

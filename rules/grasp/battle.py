@@ -1346,8 +1346,8 @@ def _done(state: GraspBattle, order: GraspOrder, dice: Dice
                                   f"pip{'' if side.pips == 1 else 's'}."))
         unplaced = [w for w in state.weather if w.side == order.side and _unplaced(w)]
         if unplaced:
-            state = replace(state, weather=tuple(w for w in state.weather
-                                                 if w not in unplaced))
+            state = replace(state, weather=tuple(replace(w, sector="") if w in unplaced else w
+                                                 for w in state.weather))
             events.append(BattleEvent(kind="weather", text=f"{order.side} placed no "
                                       "environmental terrain: the event passes."))
     else:
@@ -2707,7 +2707,9 @@ HARD_GOING = (TerrainClass.DIFFICULT, TerrainClass.IMPASSABLE)
 
 
 def _unplaced(w: Weather) -> bool:
-    return w.row.kind == "environment" and not w.piece
+    """Environmental terrain its side may still place (its quarter is cleared once placed or
+    passed; its wind holds on either way)."""
+    return w.row.kind == "environment" and bool(w.sector)
 
 
 def _climate(state: GraspBattle, maxed: Sequence[str], dice: Dice
@@ -2813,10 +2815,17 @@ def _weather_strikes(state: GraspBattle, w: Weather, dice: Dice
         victim = state.unit(victim.id)
         if w.row.kind == "strike" and state.field.going(victim.pos) is not TerrainClass.DIFFICULT:
             continue
-        state, struck = _strike(state, f"the weather ({die.label})", die, victim, victim.pos,
-                                dice, why="The weather strikes", rule="weather")
+        state, struck = _strike(state, f"the weather ({die.label})", die, victim,
+                                _front(state, victim), dice, why="The weather strikes",
+                                rule="weather")
         events.extend(struck)
     return state, events
+
+
+def _front(state: GraspBattle, unit: GraspUnit) -> Pos:
+    """Where the weather strikes a unit from: its front (a unit it beats recoils straight
+    back)."""
+    return state.field.ahead(unit.pos, unit.facing) or unit.pos
 
 
 def _covers(piece: Sequence[Pos], at: Pos) -> bool:
@@ -2854,7 +2863,7 @@ def _environment(state: GraspBattle, order: GraspOrder, dice: Dice
         was = tuple(board.ground(p) for p in laid)
     else:
         laid, was = piece, ()
-    placed = replace(w, piece=laid, was=was)
+    placed = replace(w, piece=laid, was=was, sector="")
     state = replace(state, field=board.with_piece(laid, TerrainClass.DIFFICULT),
                     weather=tuple(placed if x == w else x for x in state.weather))
     events = [BattleEvent(kind="environment", text=f"{order.side} places environmental "
@@ -2865,8 +2874,9 @@ def _environment(state: GraspBattle, order: GraspOrder, dice: Dice
     for victim in [u for u in state.units if _covers(piece, u.pos)]:
         if state.step == "over" or victim.id not in {u.id for u in state.units}:
             continue
-        state, struck = _strike(state, "the environmental terrain", DieLevel.D6,
-                                state.unit(victim.id), victim.pos, dice,
+        victim = state.unit(victim.id)
+        state, struck = _strike(state, "the environmental terrain", DieLevel.D6, victim,
+                                _front(state, victim), dice,
                                 why="Caught in environmental terrain", rule="weather")
         events.extend(struck)
     return state, events

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from rules.battle import (
     BattleError,
@@ -146,6 +146,7 @@ class GraspUnit:
     level: Level = Level.SURFACE  # flying above, tunnelling below
     marker_level: Level | None = None  # the level its marker sends it to
     marker_high_tech: bool = False  # sent by high-tech command: acted on at once
+    concealed: bool = False  # blind deployment: a marker to the enemy until spotted
 
     @property
     def is_command(self) -> bool:
@@ -242,6 +243,7 @@ class GraspBattle:
     deployment: Deployment | None = None
     weather: tuple[Weather, ...] = ()  # in force, or (environmental) still to be placed
     recovered: tuple[str, ...] = ()  # sides whose unit took this turn's fair-weather bonus
+    blind: bool = False  # blind deployment: units are markers until spotted or contacted
 
     def unit(self, unit_id: str, field: str = "unit") -> GraspUnit:
         for u in self.units:
@@ -380,7 +382,7 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
                       "fleeing", "teleported", "hidden", "level", "marker_level",
-                      "marker_high_tech") if with_state
+                      "marker_high_tech", "concealed") if with_state
                 else ("id", "at", "facing", "type", "level"), at)
     kind, unit_id = _kind_and_id(obj, at)
     place = board.pos_from_json(obj.get("at"), child(at, "at"))
@@ -399,7 +401,8 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
                          obj["marker"], child(at, "marker")),
                      fleeing=get_bool(obj, "fleeing", at),
                      teleported=get_int(obj, "teleported", at, minimum=0, default=0),
-                     hidden=get_bool(obj, "hidden", at))
+                     hidden=get_bool(obj, "hidden", at),
+                     concealed=get_bool(obj, "concealed", at))
 
 
 BATTLE_LEVELS = tuple(lv for lv in Level if Level.DISTANT_BELOW <= lv <= Level.DISTANT_FLYING)
@@ -546,8 +549,9 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
     """Deploy the scenario's units and begin turn 1 (resupply, pips, phasing order)."""
     conf = _settings(settings, "settings", defaults=True)
     only_fields(scenario, ("map", "sides", "conditions", "deployment"), "scenario")
-    open_deployment = get_choice(scenario, "deployment", ("placed", "open"), "scenario",
-                                 default="placed") == "open"
+    how = get_choice(scenario, "deployment", ("placed", "open", "blind"), "scenario",
+                     default="placed")
+    open_deployment = how != "placed"
     board = field_from_json(scenario.get("map"), "scenario.map", board=conf.board,
                             mu_per_hex=conf.mu_per_hex)
     raw_sides = get_list(scenario, "sides", "scenario")
@@ -579,7 +583,7 @@ def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
                                   rolls=tuple(dice.rolls[before:])))
     state = GraspBattle(settings=conf, field=board, sides=tuple(sides),
                         units=tuple(units), turn=0, phasing=(), acting=0, step="command",
-                        waiting=tuple(waiting), conditions=conditions)
+                        waiting=tuple(waiting), conditions=conditions, blind=how == "blind")
     for side in sides:
         if side.unpreferred and side.unpreferred == conditions:
             events.append(BattleEvent(kind="conditions", text=f"{side.name} fights in its "
@@ -752,8 +756,10 @@ def _deploy_units(state: GraspBattle, order: GraspOrder, dice: Dice
         if w.type.has(Special.AMBUSH) and board.going(p) not in AMBUSH_GOING:
             raise BattleError(f"{name} lies in ambush: it deploys in light or difficult "
                               "terrain.", rule="deployment", field=at)
+        hidden = w.type.has(Special.AMBUSH)
         placed.append(GraspUnit(id=w.id, side=w.side, type=w.type, pos=p, facing=w.facing,
-                                fatigue=w.type.fatigue, hidden=w.type.has(Special.AMBUSH),
+                                fatigue=w.type.fatigue, hidden=hidden,
+                                concealed=state.blind and not hidden,
                                 attributes=_fresh(w.type)))
     ids = {u.id for u in placed}
     state = replace(state, units=(*state.units, *placed),
@@ -1251,8 +1257,14 @@ def step(*, state: GraspBattle, orders: Sequence[GraspOrder], dice: Dice
                    else f"{acting_sides(state)[0]} phases in the {state.step} step")
             raise BattleError(f"{order.side} does not act now: {now}.", rule="turn")
 
+    def apply(state: GraspBattle, order: GraspOrder, dice: Dice
+              ) -> tuple[GraspBattle, list[BattleEvent]]:
+        state, events = _apply(state, order, dice)
+        state, seen = _reveal(state)
+        return state, events + seen
+
     return apply_orders(state, orders, dice, over=lambda s: s.step == "over", check=check,
-                        apply=_apply)
+                        apply=apply)
 
 
 def _apply(state: GraspBattle, order: GraspOrder, dice: Dice
@@ -1463,7 +1475,7 @@ def _reserve(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
         raise BattleError(f"{unit.id} comes on at a free place of {side.name}'s {side.edge} "
                           f"edge, not {board.label(to)}.", rule="reserves", field="to")
     entered = GraspUnit(id=unit.id, side=unit.side, type=unit.type, pos=to,
-                        facing=unit.facing, fatigue=unit.type.fatigue,
+                        facing=unit.facing, fatigue=unit.type.fatigue, concealed=state.blind,
                         attributes=_fresh(unit.type))
     state = replace(state, sides=spend, busy=True, waiting=rest,
                     units=(*state.units, entered))
@@ -2908,6 +2920,60 @@ def _recover(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[B
 
 
 # ---------------------------------------------------------------------------
+# Blind deployment
+
+
+def _sees(state: GraspBattle, viewer: GraspUnit, unit: GraspUnit) -> str:
+    """How an enemy unit finds a concealed one: contact, or a scout identifying it within its
+    fire range (in its arc, unless it fires all round; no smoke or fire between). "" when it
+    does not."""
+    board = state.field
+    if viewer.level == unit.level and board.in_contact(viewer.pos, unit.pos):
+        return f"contacted by {viewer.id}"
+    reach = _fire_reach(state, viewer) if viewer.type.has(Special.SCOUT) else None
+    if reach and board.within(viewer.pos, unit.pos, reach) and (
+            viewer.type.has(Special.ALL_ROUND) or board.in_arc(viewer.facing, viewer.pos,
+                                                                unit.pos)) \
+            and _blocked(state, viewer.pos, unit.pos) is None:
+        return f"identified by the scout {viewer.id}"
+    return ""
+
+
+def _reveal(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    """Blind deployment: a marker becomes its unit once spotted or contacted."""
+    events: list[BattleEvent] = []
+    for unit in [u for u in state.units if u.concealed]:
+        how = next((h for v in state.units if v.side != unit.side
+                    for h in [_sees(state, v, unit)] if h), "")
+        if how:
+            state = _put(state, replace(unit, concealed=False))
+            events.append(BattleEvent(kind="spotted", text=f"The marker at "
+                                      f"{state.label(unit.pos)} is {how}: it is {unit.id}.",
+                                      data={"unit": unit.id,
+                                            "at": state.field.pos_json(unit.pos)}))
+    return state, events
+
+
+CONCEALED_FIELDS = ("id", "at", "facing", "level", "concealed")
+
+
+def view_for(state: GraspBattle, side: str) -> dict[str, object]:
+    """The state's JSON form as `side` may see it: an enemy ambusher not yet sprung is not
+    there, a concealed enemy unit is a marker (its id, place, facing and level); the rest is
+    public. (Ids are seen: a blind battle names its units neutrally.)"""
+    state.side(side)
+    data = state_to_json(state)
+    sides: list[dict[str, Any]] = data["sides"]  # type: ignore[assignment]
+    for s in sides:
+        if s["name"] == side:
+            continue
+        s["units"] = [{k: v for k, v in u.items() if k in CONCEALED_FIELDS}
+                      if u["concealed"] else u for u in s["units"] if not u["hidden"]]
+        s["waiting"] = [{"id": w["id"], "off_table": w["off_table"]} for w in s["waiting"]]
+    return data
+
+
+# ---------------------------------------------------------------------------
 # JSON
 
 
@@ -2940,7 +3006,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                               "fleeing": u.fleeing, "teleported": u.teleported,
                               "hidden": u.hidden, "level": u.level.label,
                               "marker_level": u.marker_level.label if u.marker_level is not None
-                              else None, "marker_high_tech": u.marker_high_tech}
+                              else None, "marker_high_tech": u.marker_high_tech,
+                              "concealed": u.concealed}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,
@@ -2965,7 +3032,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                      "side": w.side, "thrown": w.thrown, "until": w.until,
                      "sector": w.sector or None, "piece": board.piece_json(w.piece),
                      "was": [t.label for t in w.was]} for w in state.weather],
-        "recovered": list(state.recovered),
+        "recovered": list(state.recovered), "blind": state.blind,
     }
 
 
@@ -3027,7 +3094,7 @@ def state_from_json(data: JSONObject) -> GraspBattle:
                        "step", "acted", "busy", "gone", "ambushers", "ambush_sides",
                        "conditions", "deployment", "prisoners", "listening", "issued",
                        "marker_before", "level_before", "clouds", "tending", "seized",
-                       "weather", "recovered"),
+                       "weather", "recovered", "blind"),
                 "state")
     if data.get("system") != "grasp":
         raise InputError("state.system", 'is "grasp" for a GRASP battle.')
@@ -3082,7 +3149,8 @@ def state_from_json(data: JSONObject) -> GraspBattle:
         recruited=tuple(u for u, _, r in prisoners if r),
         weather=tuple(_weather_from_json(w, child("state.weather", i), board, names)
                       for i, w in enumerate(get_list(data, "weather", "state", default=True))),
-        recovered=get_str_list(data, "recovered", "state", what="a side"))
+        recovered=get_str_list(data, "recovered", "state", what="a side"),
+        blind=get_bool(data, "blind", "state"))
 
 
 ENGINE: Engine[GraspBattle, GraspOrder] = Engine(
@@ -3090,4 +3158,4 @@ ENGINE: Engine[GraspBattle, GraspOrder] = Engine(
     to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json)
 
 __all__ = ["ENGINE", "GraspBattle", "GraspOrder", "GraspSettings", "GraspUnit", "UNIT_FIELDS",
-           "points_lost"]
+           "points_lost", "view_for"]

@@ -147,6 +147,7 @@ class GraspUnit:
     marker_level: Level | None = None  # the level its marker sends it to
     marker_high_tech: bool = False  # sent by high-tech command: acted on at once
     concealed: bool = False  # blind deployment: a marker to the enemy until spotted
+    unleashed: bool = False  # a berserk unit that had its first order (the rest are free)
 
     @property
     def is_command(self) -> bool:
@@ -382,7 +383,7 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
     obj = as_object(raw, at)
     only_fields(obj, ("id", "at", "facing", "type", "fatigue", "attributes", "marker",
                       "fleeing", "teleported", "hidden", "level", "marker_level",
-                      "marker_high_tech", "concealed") if with_state
+                      "marker_high_tech", "concealed", "unleashed") if with_state
                 else ("id", "at", "facing", "type", "level"), at)
     kind, unit_id = _kind_and_id(obj, at)
     place = board.pos_from_json(obj.get("at"), child(at, "at"))
@@ -402,7 +403,8 @@ def _unit(raw: object, at: str, side: str, board: HexField | PlaneField, *, with
                      fleeing=get_bool(obj, "fleeing", at),
                      teleported=get_int(obj, "teleported", at, minimum=0, default=0),
                      hidden=get_bool(obj, "hidden", at),
-                     concealed=get_bool(obj, "concealed", at))
+                     concealed=get_bool(obj, "concealed", at),
+                     unleashed=get_bool(obj, "unleashed", at))
 
 
 BATTLE_LEVELS = tuple(lv for lv in Level if Level.DISTANT_BELOW <= lv <= Level.DISTANT_FLYING)
@@ -424,8 +426,8 @@ def _level_from_json(obj: JSONObject, name: str, at: str, kind: UnitType) -> Lev
 def _level_refused(kind: UnitType, level: Level) -> str:
     if level > Level.SURFACE and not kind.has(Special.FLYER):
         return f"only a flyer goes above the surface ({level.label})."
-    if level < Level.SURFACE and not kind.has(Special.TUNNELLER):
-        return f"only a tunneller goes below the surface ({level.label})."
+    if level < Level.SURFACE and not (kind.has(Special.TUNNELLER) or kind.has(Special.SWIMMER)):
+        return f"only a tunneller or a swimmer goes below the surface ({level.label})."
     return ""
 
 
@@ -890,7 +892,8 @@ def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str, *,
     if winds and goal is not None and goal != unit.pos:
         facing = state.field.facing_toward(unit.pos, goal)
         way = state.field.wind_way(facing, winds[-1].blowing)
-    return scaled(move, move_factor(state.weather, level=unit.level, way=way))
+    return scaled(move, move_factor(state.weather, level=unit.level, way=way,
+                                    swimmer=unit.type.has(Special.SWIMMER)))
 
 
 def _walk(state: GraspBattle, unit: GraspUnit, goal: Pos, budget: int, *,
@@ -1406,11 +1409,16 @@ def _in_span(state: GraspBattle, command: GraspUnit, unit: GraspUnit) -> bool:
     return state.field.within(command.pos, unit.pos, span)
 
 
-def _command_cost(state: GraspBattle, unit: GraspUnit) -> int:
-    """1 pip within a command span, 2 beyond; a green unit's orders cost twice that."""
+def _command_cost(state: GraspBattle, unit: GraspUnit) -> tuple[int, str]:
+    """1 pip within a command span, 2 beyond; a green unit's orders cost twice that; a
+    berserk unit's first order 2, the others nothing. With why, when it is not 1."""
+    green = 2 if unit.type.has(Special.GREEN) else 1
+    if unit.type.has(Special.BERSERK):
+        return (0, " (berserk: free after its first order)") if unit.unleashed else (
+            2 * green, " (berserk: its first order)")
     spans = [c for c in state.units if c.side == unit.side and c.is_command
              and _in_span(state, c, unit)]
-    return (1 if spans else 2) * (2 if unit.type.has(Special.GREEN) else 1)
+    return (1 if spans else 2) * green, "" if spans else " (beyond every command span)"
 
 
 RESERVE_PIPS = 6
@@ -1612,15 +1620,14 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
         why = _level_refused(unit.type, height)
         if why:
             raise BattleError(f"{unit.id}: {why}", rule="levels", field="level")
-    cost = enemy_cost if signals else _command_cost(state, unit)
+    cost, why = (enemy_cost, signals) if signals else _command_cost(state, unit)
     side = state.side(order.side)
     if not any(u.is_command for u in state.units if u.side == side.name):
         raise BattleError(f"{side.name} has no command unit left to place markers.",
                           rule="command", field="unit")
     if side.pips < cost:
         raise BattleError(f"{side.name} has {side.pips} pips left; this marker costs {cost}"
-                          + (" (beyond every command span)" if cost == 2 and not signals
-                             else signals) + ".", rule="pips", field="unit")
+                          f"{why}.", rule="pips", field="unit")
     # A high-tech command's order takes effect at once; a low-tech one next turn (step 3).
     high = bool(signals) or _sent_high_tech(state, order.side, unit)
     group = _horde_group(state, unit)
@@ -1628,13 +1635,14 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
         state = _put(state, replace(mate, marker=to, marker_level=height,
                                     marker_high_tech=high))
     state = replace(_put(state, replace(unit, marker=to, marker_level=height,
-                                        marker_high_tech=high)), busy=True,
+                                        marker_high_tech=high,
+                                        unleashed=unit.unleashed or not signals)), busy=True,
                     sides=tuple(replace(s, pips=s.pips - cost) if s.name == side.name else s
                                 for s in state.sides))
     return state, [BattleEvent(kind="marker", text=f"{side.name} places {unit.id}'s marker at "
                                f"{state.label(to)}"
                                + (f", {height.label}" if height is not None else "")
-                               + f" ({cost} pip{'s' if cost > 1 else ''}){signals}"
+                               + f" ({cost} pip{'' if cost == 1 else 's'}){signals}"
                                + (f"; the hordes with it follow: "
                                   f"{', '.join(m.id for m in group)}" if group else "") + ".",
                                data={"unit": unit.id, "to": state.field.pos_json(to)})]
@@ -2321,7 +2329,9 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
                           rolls=tuple(dice.rolls[before:]))]
     sides_of = {u.id: u.side for u in (*state.units, attacker)}
     sides_of.update((w.id, w.side) for w in state.waiting if w.off_table)
-    for out in result.outcomes:
+    outcomes, notes = _berserk(state, result)
+    events += notes
+    for out in outcomes:
         unit = next((u for u in state.units if u.id == out.name), None)
         away = _off_table(state, out.name)
         if unit is None and away is None:
@@ -2356,6 +2366,32 @@ def _apply_result(state: GraspBattle, result: CombatResult, head: str, dice: Dic
             events.extend(moved)
     state, ended = _check_end(state, dice)
     return state, events + ended
+
+
+def _berserk(state: GraspBattle, result: CombatResult
+             ) -> tuple[list[CombatOutcome], list[BattleEvent]]:
+    """A berserk unit is destroyed by any draw or loss; its win costs the loser a fatigue die
+    more."""
+    kinds = {u.id: u.type for u in state.units}
+    wild = {o.name for o in result.outcomes
+            if (t := kinds.get(o.name)) is not None and t.has(Special.BERSERK)}
+    if not wild:
+        return list(result.outcomes), []
+    won = any(o.result == "won" and o.name in wild for o in result.outcomes)
+    out: list[CombatOutcome] = []
+    notes: list[BattleEvent] = []
+    for o in result.outcomes:
+        if o.name in wild and o.result in ("draw", "lost") and not o.eliminated:
+            o = replace(o, destroyed=True, recoils=False, flees=False)
+            what = "a draw" if o.result == "draw" else "a loss"
+            notes.append(BattleEvent(kind="berserk", text=f"{o.name} is berserk: {what} "
+                                     "destroys it."))
+        elif won and o.result == "lost" and not o.eliminated and o.name not in wild:
+            o = replace(o, fatigue_after=step_down(o.fatigue_after))
+            notes.append(BattleEvent(kind="berserk", text=f"A berserk win: {o.name} loses a "
+                                     f"fatigue die more, down to {format_level(o.fatigue_after)}."))
+        out.append(o)
+    return out, notes
 
 
 def _suffer(state: GraspBattle, unit: GraspUnit, out: CombatOutcome, *, captor: str
@@ -3007,7 +3043,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
                               "hidden": u.hidden, "level": u.level.label,
                               "marker_level": u.marker_level.label if u.marker_level is not None
                               else None, "marker_high_tech": u.marker_high_tech,
-                              "concealed": u.concealed}
+                              "concealed": u.concealed, "unleashed": u.unleashed}
                              for u in state.units if u.side == s.name]}
                   for s in state.sides],
         "turn": state.turn, "phasing": list(state.phasing), "acting": state.acting,

@@ -58,6 +58,11 @@ class Special(enum.StrEnum):
     GREEN = "green"  # a draw is a loss; its orders cost twice the pips
     AMBUSH = "ambush"  # map-marked in terrain; a free activation when an enemy comes in reach
     DENIZEN = "denizen"  # lives in light or difficult terrain; removed if forced out of it
+    # The combat type whose name the source's table lost (the name is ours): destroyed by any
+    # draw or loss, a win costs its enemy a fatigue die more; 2 pips for its first order, then
+    # its orders are free.
+    BERSERK = "berserk"
+    SWIMMER = "swimmer"  # goes below the surface (a submarine), as a tunneller does
 
 
 # The specials whose Fatigue is bought at double price ("X2 Fat").

@@ -108,15 +108,17 @@ def range_factor(weather: Sequence[Weather], *, advanced: bool) -> Fraction:
     return f
 
 
-def move_factor(weather: Sequence[Weather], *, level: Level, way: int) -> Fraction:
-    """What the wind does to a move at `level`; `way` is +1 going with the wind, −1 against
-    it, 0 across it (or standing)."""
+def move_factor(weather: Sequence[Weather], *, level: Level, way: int,
+                swimmer: bool = False) -> Fraction:
+    """What the wind does to a move at `level` (below the surface a swimmer swims, anyone
+    else tunnels); `way` is +1 going with the wind, −1 against it, 0 across it."""
+    flying, below = level > Level.SURFACE, level < Level.SURFACE
     f = Fraction(1)
     for w in weather:
-        if w.wind == 2 and level > Level.SURFACE and way:
+        if w.wind == 2 and (flying or below and swimmer) and way:
             f *= Fraction(1, 2) if way < 0 else Fraction(3, 2)
-        elif (w.wind == 3 and level != Level.SURFACE) or (w.wind == 4
-                                                            and level == Level.SURFACE):
+        elif (w.wind == 3 and (flying or below and not swimmer)) or (
+                w.wind == 4 and level == Level.SURFACE):
             f /= 2  # flyers and tunnellers (3), units on the ground (4)
     return f
 

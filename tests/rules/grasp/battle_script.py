@@ -93,7 +93,7 @@ def orders_for(state: GraspBattle) -> list[GraspOrder]:
         for u in own:
             if u.type.move is None or u.marker is not None:
                 continue
-            cost = _command_cost(state, u)
+            cost, _ = _command_cost(state, u)
             if pips - cost < 1:
                 break
             target = state.unit(_nearest_enemy(state, u.id))

@@ -488,8 +488,8 @@ def test_a_marker_may_send_a_flyer_up_or_down_one_level_a_move_over_the_units_be
         begin([unit("w-general", "B4", GENERAL), aloft("w-mole", "C4", FOOT, "near_below")],
               EAST, [6, 1])
     assert (bad.value.field, bad.value.message) == (
-        "scenario.sides[0].units[1].level", "only a tunneller goes below the surface "
-        "(near_below).")
+        "scenario.sides[0].units[1].level", "only a tunneller or a swimmer goes below the "
+        "surface (near_below).")
 
 
 def test_a_flyer_without_fatigue_goes_down_a_level_a_turn_at_1_5_times_its_move():

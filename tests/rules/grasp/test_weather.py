@@ -109,6 +109,16 @@ def test_the_wind_cuts_or_speeds_moves_by_level_and_way(n, level, way, factor):
     assert move_factor([wind(n)], level=level, way=way) == factor
 
 
+@pytest.mark.parametrize(("n", "level", "way", "factor"), [
+    (2, Level.NEAR_BELOW, -1, Fraction(1, 2)), (2, Level.DISTANT_BELOW, 1, Fraction(3, 2)),
+    (3, Level.NEAR_BELOW, 0, 1), (3, Level.NEAR_FLYING, 0, Fraction(1, 2)),
+    (4, Level.SURFACE, 0, Fraction(1, 2)),
+])
+def test_below_the_surface_a_swimmer_feels_the_wind_as_flyers_do_not_as_tunnellers(
+        n, level, way, factor):
+    assert move_factor([wind(n)], level=level, way=way, swimmer=True) == factor
+
+
 @pytest.mark.parametrize(("value", "factor", "out"), [
     (8, Fraction(1, 2), 4), (3, Fraction(1, 2), 1), (1, Fraction(1, 4), 1),
     (0, Fraction(1, 2), 0), (3, Fraction(3, 2), 4), (6, Fraction(1), 6),

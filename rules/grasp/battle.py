@@ -126,6 +126,7 @@ class GraspSettings:
     mu_per_hex: int = 1
     max_turns: int = DEFAULT_MAX_TURNS
     weather: bool = False  # the weather table thrown on a side's maximum pips
+    void: bool = False  # a battle in a void (space): a flyer without fatigue drifts on
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -535,7 +536,7 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
 
 
 def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
-    only_fields(data, ("board", "mu_per_hex", "max_turns", "weather"), path)
+    only_fields(data, ("board", "mu_per_hex", "max_turns", "weather", "void"), path)
     return GraspSettings(
         board=get_choice(data, "board", ("hex", "continuous"), path,  # type: ignore[arg-type]
                          default="hex" if defaults else None),
@@ -543,7 +544,8 @@ def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
                            default=1 if defaults else None),
         max_turns=get_int(data, "max_turns", path, minimum=1, maximum=100,
                           default=DEFAULT_MAX_TURNS if defaults else None),
-        weather=get_bool(data, "weather", path, default=False))
+        weather=get_bool(data, "weather", path, default=False),
+        void=get_bool(data, "void", path, default=False))
 
 
 def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
@@ -803,6 +805,8 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
         if any(u.id == unit.id for u in state.units):
             state, fled = _flee(state, state.unit(unit.id), dice, away_from=None)
             events.extend(fled)
+    state, drifted = _drift(state)
+    events.extend(drifted)
     state, moved = _move_to_markers(state, dice, high_tech=False)
     events.extend(moved)
     state, ended = _check_end(state, dice)
@@ -982,6 +986,46 @@ def _route(state: GraspBattle, mover: GraspUnit, start: Pos, path: Sequence[Pos]
         f" ({'; '.join(notes)})" if notes else "")
 
 
+def _drifting(state: GraspBattle, unit: GraspUnit) -> bool:
+    """A flyer without fatigue in a void: it goes on in a straight line, out of command."""
+    return state.settings.void and unit.fatigue is None and unit.level > Level.SURFACE
+
+
+def _drift(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
+    """In a void a flyer without fatigue moves on straight ahead at its speed (its move, a
+    die's maximum) each turn until it is boarded, captured, destroyed or leaves the field;
+    it stops short of a unit at its level."""
+    events: list[BattleEvent] = []
+    board = state.field
+    for unit in [u for u in state.units if _drifting(state, u)]:
+        move = unit.type.move
+        speed = 0 if move is None else move.level.value if isinstance(move, DieSpec) else move
+        steps = max(1, speed // state.settings.mu_per_hex) if isinstance(board, HexField) \
+            else speed
+        at: Pos | None = unit.pos
+        path: list[Pos] = []
+        for _ in range(steps if speed else 0):
+            assert at is not None
+            nxt = board.ahead(at, unit.facing)
+            if nxt is not None and any(board.overlap(nxt, u.pos) for u in state.units
+                                       if u.id != unit.id and u.level == unit.level):
+                break
+            at = nxt
+            if at is None:
+                break
+            path.append(at)
+        if at is None:
+            state = replace(_gone(state, unit, "drifted off the field"), busy=True)
+            events.append(BattleEvent(kind="drift", text=f"{unit.id}, without fatigue in the "
+                                      "void, drifts off the field.", data={"unit": unit.id}))
+        elif path:
+            state = replace(_put(state, replace(unit, pos=at)), busy=True)
+            events.append(BattleEvent(kind="drift", text=f"{unit.id}, without fatigue in the "
+                                      f"void, drifts on to {state.label(at)}.",
+                                      data={"unit": unit.id, "at": board.pos_json(at)}))
+    return state, events
+
+
 def _next_level(unit: GraspUnit) -> Level:
     """One level a move: a flyer without fatigue must go down; otherwise toward the level its
     marker sends it to."""
@@ -1001,7 +1045,7 @@ def _descend_unordered(state: GraspBattle) -> tuple[GraspBattle, list[BattleEven
     """A flyer without fatigue and without a marker still goes down a level each turn."""
     events: list[BattleEvent] = []
     for unit in [u for u in state.units if u.marker is None and u.fatigue is None
-                 and u.level > Level.SURFACE and not u.fleeing]:
+                 and u.level > Level.SURFACE and not u.fleeing and not _drifting(state, u)]:
         to = _next_level(unit)
         state = replace(_put(state, replace(unit, level=to)), busy=True)
         events.append(BattleEvent(kind="level", text=f"{unit.id}, without fatigue, descends "
@@ -1017,7 +1061,7 @@ def _move_to_markers(state: GraspBattle, dice: Dice, *, high_tech: bool
     command (and tired flyers without a marker go down a level)."""
     state, events = _descend_unordered(state) if high_tech else (state, [])
     for unit in [u for u in state.units if u.marker is not None and not u.fleeing
-                 and u.marker_high_tech == high_tech]:
+                 and u.marker_high_tech == high_tech and not _drifting(state, u)]:
         unit = state.unit(unit.id)
         assert unit.marker is not None
         if any(state.field.in_contact(e, unit.pos)
@@ -1592,6 +1636,9 @@ def _marker(state: GraspBattle, order: GraspOrder) -> tuple[GraspBattle, list[Ba
             raise BattleError(f"There is no unit {order.unit!r} on the field.", rule="units",
                               field="unit")
         enemy_cost, signals = _enemy_marker(state, order, unit)
+    if _drifting(state, unit):
+        raise BattleError(f"{unit.id} has no fatigue die and drifts in the void: no order "
+                          "reaches it.", rule="void", field="unit")
     if isinstance(order.to, Hex | Point):
         to: Pos = order.to
         if not state.field.contains(to):
@@ -3019,7 +3066,7 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "system": "grasp",
         "settings": {"board": state.settings.board, "mu_per_hex": state.settings.mu_per_hex,
                      "max_turns": state.settings.max_turns,
-                     "weather": state.settings.weather},
+                     "weather": state.settings.weather, "void": state.settings.void},
         "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,

@@ -3,6 +3,8 @@ name lost in the source's table) and swimmers below the surface."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.grasp.combat import Level
 from tests.rules.grasp.battle_script import FOOT
 from tests.rules.grasp.test_battle import (
@@ -77,3 +79,38 @@ def test_a_swimmer_dives_below_the_surface_one_level_a_move():
     error = refused(plain, cmd("West", "marker", unit="w-foot", to="E4", level="near_below"))
     assert str(error) == "w-foot: only a tunneller or a swimmer goes below the surface " \
         "(near_below)."
+
+
+JET = {**FOOT, "move": 3, "specials": ["flyer"]}
+
+
+def test_in_a_void_a_flyer_without_fatigue_drifts_straight_on_until_it_leaves_the_field():
+    west = [unit("w-general", "B4", GENERAL), unit("w-jet", "H4", JET, "N")]
+    west[1]["level"] = "near_flying"
+    state = begin(west, EAST, [6, 1], void=True)
+    state = _tired(state, "w-jet")
+    error = refused(state, cmd("West", "marker", unit="w-jet", to="H6"))
+    assert (error.rule, str(error)) == (
+        "void", "w-jet has no fatigue die and drifts in the void: no order reaches it.")
+    state, events = act(state, [3, 2], cmd("West", "marker", unit="w-general", to="B5"),
+                        *[cmd(s, "done") for s in ("West", "East") * 3])
+    assert "w-jet, without fatigue in the void, drifts on to H1." in texts(events)
+    assert state.unit("w-jet").level == Level.NEAR_FLYING  # it does not come down
+    state, events = act(state, [3, 2], cmd("West", "marker", unit="w-general", to="B4"),
+                        *[cmd(s, "done") for s in ("West", "East") * 3])
+    assert "w-jet, without fatigue in the void, drifts off the field." in texts(events)
+    assert dict(state.gone)["w-jet"] == "drifted off the field"
+
+
+def test_out_of_a_void_a_flyer_without_fatigue_comes_down_instead():
+    west = [unit("w-general", "B4", GENERAL), unit("w-jet", "H4", JET, "N")]
+    west[1]["level"] = "near_flying"
+    state = _tired(begin(west, EAST, [6, 1]), "w-jet")
+    state, events = act(state, [], cmd("West", "done"), cmd("East", "done"))
+    assert "w-jet, without fatigue, descends to surface." in texts(events)
+    assert where(state, "w-jet") == "H4"
+
+
+def _tired(state, uid):
+    return replace(state, units=tuple(replace(u, fatigue=None) if u.id == uid else u
+                                      for u in state.units))

@@ -1888,6 +1888,8 @@ def _ambush_move(state: GraspBattle, order: GraspOrder, dice: Dice
 
 def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
           ) -> tuple[GraspBattle, list[BattleEvent]]:
+    if not order.target and order.to is not None:
+        return _engage_terrain(state, order, dice)
     if _off_table(state, order.unit, side=order.side) or _off_table(state, order.target):
         return _fire_off_table(state, order, dice)
     unit = _own(state, order, order.unit, "unit")
@@ -2086,6 +2088,8 @@ def _nearer(state: GraspBattle, unit: GraspUnit, other: GraspUnit) -> Fraction:
 
 def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
            ) -> tuple[GraspBattle, list[BattleEvent]]:
+    if not order.target and order.to is not None:
+        return _engage_terrain(state, order, dice)
     unit = _own(state, order, order.unit, "unit")
     target = _target(state, order)
     if target.side == unit.side:
@@ -2164,6 +2168,103 @@ def _ram(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUn
     return _apply_result(state, result, f"{unit.id} rams {target.id}"
                          + (" in front" if front else " in the side or rear"), dice, before,
                          attacker=unit)
+
+
+# Terrain engaged without mines fights with the die its class gives mines (the source's mines
+# example: difficult d8, light d4, two die levels a class).
+TERRAIN_DIE = {TerrainClass.LIGHT: DieLevel.D4, TerrainClass.DIFFICULT: DieLevel.D8,
+               TerrainClass.IMPASSABLE: DieLevel.D12}
+
+
+def _engage_terrain(state: GraspBattle, order: GraspOrder, dice: Dice
+                    ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """A unit engages the terrain at `to`: in close combat when the place is in contact with
+    it (a vehicle may ram it), by fire in range and in its arc. Beaten, the terrain's 1 MU
+    square goes one class easier (doubled: harder), with its mines; a unit the terrain beats
+    loses as in any combat and recoils away from it."""
+    fire = order.kind == "fire"
+    rule = "fire" if fire else "combat"
+    unit = _own(state, order, order.unit, "unit")
+    if unit.id in state.acted:
+        raise BattleError(f"{unit.id} has already {'fired' if fire else 'fought'} this turn.",
+                          rule=rule, field="unit")
+    if state.step == "ambush" and unit.id not in state.ambushers:
+        raise BattleError(f"{unit.id} did not spring an ambush: only ambushers act now.",
+                          rule="ambush", field="unit")
+    if order.supports or order.command_pip or order.through or order.board or order.lay:
+        raise BattleError("A unit engages terrain alone: no supports, pips, passing through "
+                          "or boarding.", rule=rule, field="to")
+    _not_tending(state, unit)
+    at = _place(state, order, rule=rule)
+    board = state.field
+    mines = board.mines_at(at)
+    ground = board.ground(at)
+    if mines is None and ground is TerrainClass.GOOD:
+        raise BattleError(f"There is no terrain to engage at {state.label(at)}: it is good "
+                          "going.", rule=rule, field="to")
+    name = f"the {(mines.going if mines else ground).label} " + (
+        "mines" if mines else "terrain") + f" at {state.label(at)}"
+    die = mines.cc if mines is not None and mines.cc is not None else DieSpec(
+        level=TERRAIN_DIE[ground])
+    terrain = Fighter(name=name, die=die, terrain=ground, mines=mines, moves=False)
+    before = len(dice.rolls)
+    if fire:
+        fs, reach = _firing(state, unit)
+        if not board.within(unit.pos, at, reach):
+            raise BattleError(f"{unit.id} cannot fire at {state.label(at)}: it is "
+                              f"{board.gap_mu(unit.pos, at)} MU away, beyond its range of "
+                              f"{reach} MU.", rule="fire", field="to")
+        if not board.in_arc(unit.facing, unit.pos, at) and not unit.type.has(Special.ALL_ROUND):
+            raise BattleError(f"{state.label(at)} is outside the 45° arc ahead of {unit.id}.",
+                              rule="fire", field="to")
+        state = _elite_pip(state, order, unit)
+        try:
+            result = resolve_fire(Fire(firer=Side(unit=_fighter(state, unit, fs),
+                                                  elite_pip=order.elite_pip),
+                                       target=terrain, fire_range=unit.type.fire_range,
+                                       indirect=unit.type.fire is FireKind.INDIRECT,
+                                       spotted=_spotted(state, unit.side, at)), dice=dice)
+        except GraspError as exc:
+            raise BattleError(str(exc), rule="fire", field="to") from exc
+        head = f"{unit.id} fires at {name}"
+    else:
+        if not (board.in_contact(unit.pos, at) or board.overlap(unit.pos, at)):
+            raise BattleError(f"{unit.id} is not in contact with {state.label(at)}.",
+                              rule="combat", field="to")
+        cc = unit.attributes.cc
+        if cc is None:
+            raise BattleError(f"{unit.id} has no close combat die left.", rule="combat",
+                              field="unit")
+        if order.ram and not unit.type.has(Special.VEHICLE):
+            raise BattleError(f"{unit.id} is no vehicle: only a vehicle rams a terrain piece.",
+                              rule="ram", field="ram")
+        state = _elite_pip(state, order, unit)
+        try:
+            result = resolve_ram(Ram(rammer=_fighter(state, unit, cc), target=terrain,
+                                     front=True), dice=dice) if order.ram else \
+                resolve_close_combat(CloseCombat(
+                    attacker=Side(unit=_fighter(state, unit, cc), elite_pip=order.elite_pip),
+                    defender=Side(unit=terrain)), dice=dice)
+        except GraspError as exc:
+            raise BattleError(str(exc), rule=rule, field="to") from exc
+        head = f"{unit.id} {'rams' if order.ram else 'fights'} {name}"
+    state = replace(state, acted=(*state.acted, unit.id), busy=state.busy or fire)
+    events = [BattleEvent(kind=result.kind, text=f"{head}: " + "; ".join(result.explanation)
+                          + ".", data={"result": result.to_dict()},
+                          rolls=tuple(dice.rolls[before:]))]
+    for out in result.outcomes:
+        if out.name == name:
+            if out.terrain_after is not None:
+                state = replace(state, field=state.field.with_ground(at, out.terrain_after,
+                                                                     out.mines_after))
+            continue
+        state, hurt, lost = _suffer(state, unit, out, captor="")
+        events.extend(lost)
+        if hurt is not None and out.recoils:
+            state, moved = _recoil(state, hurt, replace(hurt, pos=at))
+            events.extend(moved)
+    state, ended = _check_end(state, dice)
+    return state, events + ended
 
 
 def _boardable(unit: GraspUnit) -> bool:

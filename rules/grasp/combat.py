@@ -538,8 +538,11 @@ def resolve_ram(ram: Ram, *, dice: Dice) -> CombatResult:
         if winner in ("draw", key):
             outcomes.append(_unharmed(unit, "draw" if winner == "draw" else "won"))
             continue
-        outcomes.append(_lose(dice, unit, result="lost", destroyed=doubled, flees=False,
-                              lines=lines, extra=1))
+        outcome = _lose(dice, unit, result="lost", destroyed=doubled and not unit.is_terrain,
+                        flees=False, lines=lines, extra=1)
+        if unit.terrain is not None:  # a rammed terrain piece: easier, or harder if doubled
+            outcome = _terrain_loss(unit, doubled, outcome, lines)
+        outcomes.append(outcome)
     return CombatResult(kind="close_combat", resolved=True, reason=None, first=first,
                         second=second, winner=winner, doubled=doubled,
                         outcomes=tuple(outcomes), explanation=tuple(lines))

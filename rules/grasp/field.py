@@ -40,7 +40,15 @@ from rules.hexgrid import (
     offset_to_hex,
     within_45,
 )
-from rules.jsonio import InputError, as_object, child, get_choice, get_list, only_fields
+from rules.jsonio import (
+    InputError,
+    as_object,
+    child,
+    get_bool,
+    get_choice,
+    get_list,
+    only_fields,
+)
 from rules.plane import Point, Vec, along, cuts, dist2, farthest, in_arc, inside, segment_dist2
 
 Pos = Hex | Point
@@ -378,9 +386,13 @@ class HexField(HexPlaces):
 
 @dataclass(frozen=True, kw_only=True)
 class Area:
+    """A terrain area. Where areas overlap the hardest going counts, except under a later
+    `exact` area (a square whose going was changed by combat), which sets it."""
+
     going: TerrainClass
     polygon: tuple[Point, ...]
     mines: Mines | None = None
+    exact: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -397,15 +409,19 @@ class PlaneField(PlanePlaces):
             and half <= p.y <= self.height - half
 
     def ground(self, p: Pos) -> TerrainClass:
-        """The terrain itself, under any mines."""
+        """The terrain itself, under any mines: the hardest area it is in, or the going of a
+        later exact square."""
         assert isinstance(p, Point)
-        found = [a.going for a in self.areas if inside(p, a.polygon)]
-        return max(found, default=TerrainClass.GOOD)
+        ground = TerrainClass.GOOD
+        for a in self.areas:
+            if inside(p, a.polygon):
+                ground = a.going if a.exact else max(ground, a.going)
+        return ground
 
     def going(self, p: Pos) -> TerrainClass:
-        """The going a unit meets: the hardest terrain, or mines, where it is."""
+        """The going a unit meets: the terrain, or mines, where it is."""
         assert isinstance(p, Point)
-        found = [a.going for a in self.areas if inside(p, a.polygon)]
+        found = [self.ground(p)]
         found += [a.mines.going for a in self.areas if a.mines is not None
                   and not a.mines.cleared and inside(p, a.polygon)]
         return max(found, default=TerrainClass.GOOD)
@@ -492,15 +508,17 @@ class PlaneField(PlanePlaces):
         return [self.pos_json(p) for p in piece]
 
     def with_ground(self, p: Pos, ground: TerrainClass, mines: Mines | None) -> PlaneField:
-        """The field after the mined area at p (its terrain and mines) changed: on the
-        continuous board the whole area changes."""
+        """The field after the terrain at p changed: a mined area changes whole (its terrain
+        and mines); otherwise the 1 MU square about p takes the new going."""
         assert isinstance(p, Point)
         areas = list(self.areas)
         for i, a in enumerate(areas):
             if a.mines is not None and not a.mines.cleared and inside(p, a.polygon):
                 areas[i] = replace(a, going=ground, mines=mines)
-                break
-        return replace(self, areas=tuple(areas))
+                return replace(self, areas=tuple(areas))
+        square = tuple(q for q in self.footprint(p) if isinstance(q, Point))
+        return replace(self, areas=(*self.areas, Area(going=ground, polygon=square,
+                                                      exact=True)))
 
     def piece_area_ok(self, piece: Sequence[Pos], mu2: int) -> bool:
         corners = [p for p in piece if isinstance(p, Point)]
@@ -525,13 +543,15 @@ class PlaneField(PlanePlaces):
 
     def pieces_of(self, going: TerrainClass) -> list[tuple[Pos, ...]]:
         """The terrain pieces of this going: its areas (unmined), in the board's order."""
-        return [a.polygon for a in self.areas if a.going is going and a.mines is None]
+        return [a.polygon for a in self.areas
+                if a.going is going and a.mines is None and not a.exact]
 
     def harden(self, piece: Sequence[Pos], going: TerrainClass) -> PlaneField:
         """The field with the area (found by pieces_of) of this polygon made `going`."""
         corners = tuple(p for p in piece if isinstance(p, Point))
         areas = list(self.areas)
-        i = next(i for i, a in enumerate(areas) if a.polygon == corners and a.mines is None)
+        i = next(i for i, a in enumerate(areas)
+                 if a.polygon == corners and a.mines is None and not a.exact)
         areas[i] = replace(areas[i], going=going)
         return replace(self, areas=tuple(areas))
 
@@ -773,7 +793,8 @@ class PlaneField(PlanePlaces):
                 "terrain": [{"going": a.going.label,
                              "polygon": [[number_json(v.x), number_json(v.y)]
                                          for v in a.polygon],
-                             **({"mines": _mines_json(a.mines)} if a.mines else {})}
+                             **({"mines": _mines_json(a.mines)} if a.mines else {}),
+                             **({"exact": True} if a.exact else {})}
                             for a in self.areas]}
 
 
@@ -814,7 +835,7 @@ def field_from_json(data: object, path: str, *, board: str, mu_per_hex: int
     plain = {k: v for k, v in obj.items() if k != "terrain"}
     raw_areas = get_list(obj, "terrain", path, default=True)
     stripped = [{k: v for k, v in as_object(a, child(child(path, "terrain"), i)).items()
-                 if k != "mines"} for i, a in enumerate(raw_areas)]
+                 if k not in ("mines", "exact")} for i, a in enumerate(raw_areas)]
     width, height, found = areas_from_json({**plain, "terrain": stripped}, path, key="going",
                                            kinds=GOINGS, unit="MU", size=(2, 1000))
     areas = []
@@ -822,7 +843,8 @@ def field_from_json(data: object, path: str, *, board: str, mu_per_hex: int
         spot = as_object(raw, child(child(path, "terrain"), i)).get("mines")
         mines = None if spot is None else _mines(spot, child(child(child(path, "terrain"), i),
                                                                "mines"))
-        areas.append(Area(going=going, polygon=polygon, mines=mines))
+        exact = get_bool(as_object(raw, "terrain"), "exact", child(child(path, "terrain"), i))
+        areas.append(Area(going=going, polygon=polygon, mines=mines, exact=exact))
     return PlaneField(width=width, height=height, areas=tuple(areas))
 
 

@@ -1,12 +1,22 @@
-"""GRASP battle specials read where the source leaves a gap: the berserk combat type (its
-name lost in the source's table) and swimmers below the surface."""
+"""GRASP battle rules read where the source leaves a gap: the berserk combat type (its name
+lost in the source's table), swimmers below the surface, a flyer in a void, and terrain
+engaged by fire, in close combat and by a ram."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
+import pytest
+
+from rules.dice import FixedDice
+from rules.grasp.battle import ENGINE, GraspBattle
 from rules.grasp.combat import Level
-from tests.rules.grasp.battle_script import FOOT
+from rules.grasp.terrain import TerrainClass
+from rules.hexgrid import parse_label
+from rules.plane import Point
+from tests.rules.battles import check_json_form
+from tests.rules.grasp.battle_script import ARCHERS, FOOT
 from tests.rules.grasp.test_battle import (
     EAST,
     GENERAL,
@@ -15,6 +25,7 @@ from tests.rules.grasp.test_battle import (
     cmd,
     refused,
     to_combat,
+    to_fire,
     unit,
     where,
 )
@@ -114,3 +125,99 @@ def test_out_of_a_void_a_flyer_without_fatigue_comes_down_instead():
 def _tired(state, uid):
     return replace(state, units=tuple(replace(u, fatigue=None) if u.id == uid else u
                                       for u in state.units))
+
+
+# --- engaging terrain ---------------------------------------------------------------------------
+
+TANK = {**FOOT, "specials": ["vehicle"]}
+GROUND = {"D4": "light", "E7": "difficult", "G6": "light"}
+
+
+def engaging() -> GraspBattle:
+    west = [unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT),
+            unit("w-bows", "C6", ARCHERS), unit("w-tank", "F6", TANK)]
+    return begin(west, EAST, [5, 1], terrain=GROUND)
+
+
+@pytest.mark.parametrize(("rolls", "going", "verdict"), [
+    ([3, 2], TerrainClass.GOOD, "w-foot wins; the light terrain at D4: terrain lost: one "
+     "class easier, light → good."),
+    ([5, 2], TerrainClass.DIFFICULT, "w-foot wins and doubles its opponent; the light terrain "
+     "at D4: terrain doubled: one class harder, light → difficult."),
+])
+def test_a_unit_fights_the_terrain_next_to_it_with_the_die_its_class_gives(rolls, going,
+                                                                           verdict):
+    state, events = act(to_combat(engaging()), rolls,
+                        cmd("West", "fight", unit="w-foot", to="D4"))
+    assert texts(events)[0].startswith(
+        f"w-foot fights the light terrain at D4: attacker: w-foot d6 rolled [{rolls[0]}]")
+    assert "defender: the light terrain at D4 d4 rolled" in texts(events)[0]
+    assert texts(events)[0].endswith(verdict)
+    assert state.field.going(parse_label("D4")) is going
+    assert "w-foot" in state.acted
+
+
+def test_terrain_that_wins_hurts_the_unit_which_recoils_away_from_it():
+    state, events = act(to_combat(engaging()), [1, 4],
+                        cmd("West", "fight", unit="w-foot", to="D4"))
+    assert texts(events)[1:] == ["w-foot recoils to B3."]
+    assert (state.unit("w-foot").fatigue.label, state.field.going(parse_label("D4"))) == (
+        "d4", TerrainClass.LIGHT)
+
+
+def test_a_unit_fires_at_terrain_in_range_and_in_its_arc():
+    state, events = act(to_fire(engaging()), [5, 2],
+                        cmd("West", "fire", unit="w-bows", to="E7"))
+    assert texts(events) == [
+        "w-bows fires at the difficult terrain at E7: firer: w-bows d6 rolled [5] kept 5 = 5 → "
+        "total 5; target: the difficult terrain at E7 d8 rolled [2] kept 2 = 2 → total 2; "
+        "w-bows wins and doubles its opponent; the difficult terrain at E7: terrain doubled: "
+        "one class harder, difficult → impassable."]
+    assert state.field.going(parse_label("E7")) is TerrainClass.IMPASSABLE
+    assert state.busy
+
+
+def test_a_vehicle_rams_a_terrain_piece_at_its_front():
+    state, events = act(to_combat(engaging()), [2, 5, 3, 1, 2],
+                        cmd("West", "fight", unit="w-tank", to="G6", ram=True))
+    assert texts(events) == [
+        "w-tank rams the light terrain at G6: rammer (front: lower of two CC dice): w-tank d6 "
+        "rolled [2, 5] kept 2 +3 (1d6 (medium) [3]) = 5 → total 5; target: the light terrain "
+        "at G6 d4 rolled [1] kept 1 +2 (1d6 (medium) [2]) = 3 → total 3; w-tank wins; the "
+        "light terrain at G6: terrain lost: one class easier, light → good."]
+
+
+@pytest.mark.parametrize(("order", "rule", "message"), [
+    (cmd("West", "fight", unit="w-foot", to="C3"), "combat",
+     "There is no terrain to engage at C3: it is good going."),
+    (cmd("West", "fight", unit="w-foot", to="G6"), "combat",
+     "w-foot is not in contact with G6."),
+    (cmd("West", "fight", unit="w-foot", to="D4", ram=True), "ram",
+     "w-foot is no vehicle: only a vehicle rams a terrain piece."),
+    (cmd("West", "fight", unit="w-foot", to="D4", supports=["w-tank"]), "combat",
+     "A unit engages terrain alone: no supports, pips, passing through or boarding."),
+])
+def test_engaging_terrain_is_refused_with_the_rule(order, rule, message):
+    error = refused(to_combat(engaging()), order)
+    assert (error.rule, str(error)) == (rule, message)
+
+
+def test_on_the_continuous_board_a_beaten_terrain_changes_its_1_mu_square():
+    scen = {"map": {"width": 24, "height": 16, "terrain": [
+        {"going": "light", "polygon": [[5, 7], [8, 7], [8, 9], [5, 9]]}]},
+        "sides": [{"name": "West", "edge": "W", "units": [
+            unit("w-general", [2, 8], GENERAL, [1, 0]), unit("w-foot", [4, 8], FOOT, [1, 0])]},
+            {"name": "East", "edge": "E", "units": [
+                unit("e-general", [22, 8], GENERAL, [-1, 0]),
+                unit("e-foot", [18, 3], FOOT, [-1, 0])]}]}
+    state = ENGINE.start(scenario=scen, settings={"board": "continuous"},
+                         dice=FixedDice([5, 1])).state
+    state, _ = act(to_combat(state), [3, 2],
+                   cmd("West", "fight", unit="w-foot", to=Point(Fraction(5), Fraction(8))))
+    going = state.field.going
+    assert (going(Point(Fraction(26, 5), Fraction(8))), going(Point(Fraction(6), Fraction(8)))
+            ) == (TerrainClass.GOOD, TerrainClass.LIGHT)
+    assert state.field.map_json()["terrain"][-1] == {
+        "going": "good", "polygon": [["9/2", "15/2"], ["11/2", "15/2"], ["11/2", "17/2"],
+                                     ["9/2", "17/2"]], "exact": True}
+    check_json_form(ENGINE, state, [cmd("West", "done")])

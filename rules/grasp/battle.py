@@ -127,6 +127,7 @@ class GraspSettings:
     max_turns: int = DEFAULT_MAX_TURNS
     weather: bool = False  # the weather table thrown on a side's maximum pips
     void: bool = False  # a battle in a void (space): a flyer without fatigue drifts on
+    dust: bool = False  # the optional rule: moving units raise dust in dry conditions
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -206,10 +207,10 @@ class Waiting:
 
 @dataclass(frozen=True, kw_only=True)
 class Cloud:
-    """Smoke or a fire on the field: difficult going that blocks sight, covering a unit's
-    base at `at`; `was` is the ground under it, restored when it goes."""
+    """Smoke, a fire or dust on the field: difficult going (smoke and fire block sight),
+    covering a unit's base at `at`; `was` is the ground under it, restored when it goes."""
 
-    kind: Literal["smoke", "fire"]
+    kind: Literal["smoke", "fire", "dust"]
     at: Pos
     was: TerrainClass
 
@@ -536,7 +537,7 @@ def _sides(raw_sides: list[object], path: str, board: HexField | PlaneField, *,
 
 
 def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
-    only_fields(data, ("board", "mu_per_hex", "max_turns", "weather", "void"), path)
+    only_fields(data, ("board", "mu_per_hex", "max_turns", "weather", "void", "dust"), path)
     return GraspSettings(
         board=get_choice(data, "board", ("hex", "continuous"), path,  # type: ignore[arg-type]
                          default="hex" if defaults else None),
@@ -545,7 +546,8 @@ def _settings(data: JSONObject, path: str, *, defaults: bool) -> GraspSettings:
         max_turns=get_int(data, "max_turns", path, minimum=1, maximum=100,
                           default=DEFAULT_MAX_TURNS if defaults else None),
         weather=get_bool(data, "weather", path, default=False),
-        void=get_bool(data, "void", path, default=False))
+        void=get_bool(data, "void", path, default=False),
+        dust=get_bool(data, "dust", path, default=False))
 
 
 def start(*, scenario: JSONObject, settings: JSONObject, dice: Dice
@@ -799,6 +801,8 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
     state = replace(state, turn=state.turn + 1, acted=(), busy=False, tending=(), recovered=())
     events: list[BattleEvent] = [BattleEvent(kind="turn", text=f"Turn {state.turn}.",
                                              data={"turn": state.turn})]
+    state, settled = _settle(state, "dust", "The dust settles at ")
+    events.extend(settled)
     state, supplied = _resupply(state)
     events.extend(supplied)
     for unit in [u for u in state.units if u.fleeing]:
@@ -1110,9 +1114,33 @@ def _move_to_markers(state: GraspBattle, dice: Dice, *, high_tech: bool
                   "level": to_level.label},
             rolls=tuple(dice.rolls[before:])))
         if path:
+            state, dusty = _dust(state, unit, state.unit(unit.id))
+            events.extend(dusty)
             state, struck = _into_mines(state, unit, path, dice)
             events.extend(struck)
     return state, events
+
+
+def _dust(state: GraspBattle, was: GraspUnit, unit: GraspUnit
+          ) -> tuple[GraspBattle, list[BattleEvent]]:
+    """(The setting `dust`.) A unit that moved on the ground in dry conditions, or along the
+    seabed (a swimmer at the deepest level) in good going, leaves 1 MU of dust next to it,
+    down-wind (with no wind, behind it): difficult going until the next turn begins."""
+    board = state.field
+    ground = unit.level == Level.SURFACE and state.conditions.startswith("dry")
+    seabed = unit.type.has(Special.SWIMMER) and unit.level == Level.DISTANT_BELOW \
+        and board.going(was.pos) is TerrainClass.GOOD
+    if not state.settings.dust or not (ground or seabed):
+        return state, []
+    winds = [w.blowing for w in state.weather if w.blowing]
+    way = board.downwind(winds[-1]) if winds else board.behind_of(unit.facing)
+    at = board.ahead(unit.pos, way)
+    if at is None or any(board.overlap(at, c.at) for c in state.clouds):
+        return state, []
+    state, event = _cloud(state, "dust", at)
+    return state, [replace(event, text=f"{unit.id} raises dust: it covers "
+                           f"{state.label(at)}" + (", down-wind" if winds else ", behind it")
+                           + ".")]
 
 
 def _into_mines(state: GraspBattle, unit: GraspUnit, path: Sequence[Pos], dice: Dice
@@ -2637,11 +2665,11 @@ def _recoil(state: GraspBattle, unit: GraspUnit, enemy: GraspUnit
 def _blocked(state: GraspBattle, a: Pos, b: Pos) -> Cloud | None:
     """Smoke or a fire on the line from a to b, or over b, blocks the sight between them."""
     board = state.field
-    return next((c for c in state.clouds if board.on_line(a, b, c.at)
-                 or board.overlap(b, c.at)), None)
+    return next((c for c in state.clouds if c.kind != "dust" and (
+        board.on_line(a, b, c.at) or board.overlap(b, c.at))), None)
 
 
-def _cloud(state: GraspBattle, kind: Literal["smoke", "fire"], at: Pos
+def _cloud(state: GraspBattle, kind: Literal["smoke", "fire", "dust"], at: Pos
            ) -> tuple[GraspBattle, BattleEvent]:
     """Smoke or a fire laid over the place of a unit's base: difficult going from now on."""
     board = state.field
@@ -2663,12 +2691,17 @@ def _lift(state: GraspBattle, cloud: Cloud) -> GraspBattle:
 
 def _clear_smoke(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
     """Step 6: smoke goes (fires burn on until put out)."""
-    smoke = [c for c in state.clouds if c.kind == "smoke"]
-    for c in smoke:
+    return _settle(state, "smoke", "The smoke clears from ")
+
+
+def _settle(state: GraspBattle, kind: Literal["smoke", "dust"], text: str
+            ) -> tuple[GraspBattle, list[BattleEvent]]:
+    gone = [c for c in state.clouds if c.kind == kind]
+    for c in gone:
         state = _lift(state, c)
-    return state, ([BattleEvent(kind="smoke", text="The smoke clears from "
-                                + ", ".join(state.label(c.at) for c in smoke) + ".")]
-                   if smoke else [])
+    return state, ([BattleEvent(kind=kind, text=text + ", ".join(state.label(c.at)
+                                                                for c in gone) + ".")]
+                   if gone else [])
 
 
 def _burn(state: GraspBattle, at: Pos, die: DieLevel, dice: Dice, *, why: str,
@@ -3167,7 +3200,8 @@ def state_to_json(state: GraspBattle) -> dict[str, object]:
         "system": "grasp",
         "settings": {"board": state.settings.board, "mu_per_hex": state.settings.mu_per_hex,
                      "max_turns": state.settings.max_turns,
-                     "weather": state.settings.weather, "void": state.settings.void},
+                     "weather": state.settings.weather, "void": state.settings.void,
+                     "dust": state.settings.dust},
         "map": board.map_json(),
         "sides": [{"name": s.name, "edge": s.edge, "pips": s.pips, "reserved": s.reserved,
                    "lost": s.lost, "rolled": s.rolled, "rolled_before": s.rolled_before,
@@ -3245,7 +3279,7 @@ def _cloud_from_json(raw: object, path: str, board: HexField | PlaneField) -> Cl
     obj = as_object(raw, path)
     only_fields(obj, ("kind", "at", "was"), path)
     goings = {t.label: t for t in TerrainClass}
-    return Cloud(kind=get_choice(obj, "kind", ("smoke", "fire"), path),  # type: ignore[arg-type]
+    return Cloud(kind=get_choice(obj, "kind", ("smoke", "fire", "dust"), path),  # type: ignore[arg-type]
                  at=board.pos_from_json(obj.get("at"), child(path, "at")),
                  was=goings[get_choice(obj, "was", list(goings), path)])
 

@@ -200,6 +200,17 @@ class HexField(HexPlaces):
         """The field with the piece (found by pieces_of) one class harder."""
         return self.with_piece(piece, going)
 
+    def downwind(self, blowing: str) -> Facing:
+        """The hex direction a wind blowing toward `blowing` carries things (an east or west
+        wind: the hexside clockwise of it, SE or NW)."""
+        return {"N": Direction.N, "S": Direction.S, "E": Direction.SE,
+                "W": Direction.NW}[blowing]
+
+    def behind_of(self, facing: Facing) -> Facing:
+        assert isinstance(facing, Direction)
+        order = list(Direction)
+        return order[(order.index(facing) + 3) % 6]
+
     def wind_way(self, facing: Facing, blowing: str) -> int:
         """+1 moving with a wind that blows toward `blowing`, −1 against it, 0 across it."""
         assert isinstance(facing, Direction)
@@ -554,6 +565,14 @@ class PlaneField(PlanePlaces):
                  if a.polygon == corners and a.mines is None and not a.exact)
         areas[i] = replace(areas[i], going=going)
         return replace(self, areas=tuple(areas))
+
+    def downwind(self, blowing: str) -> Facing:
+        east, north = WIND_HEADINGS[blowing]
+        return Vec(Fraction(east), Fraction(north))
+
+    def behind_of(self, facing: Facing) -> Facing:
+        assert isinstance(facing, Vec)
+        return -facing
 
     def wind_way(self, facing: Facing, blowing: str) -> int:
         assert isinstance(facing, Vec)

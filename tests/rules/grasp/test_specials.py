@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from rules.dice import FixedDice
-from rules.grasp.battle import ENGINE, GraspBattle
+from rules.grasp.battle import ENGINE, GraspBattle, _blocked
 from rules.grasp.combat import Level
 from rules.grasp.terrain import TerrainClass
 from rules.hexgrid import parse_label
@@ -221,3 +222,43 @@ def test_on_the_continuous_board_a_beaten_terrain_changes_its_1_mu_square():
         "going": "good", "polygon": [["9/2", "15/2"], ["11/2", "15/2"], ["11/2", "17/2"],
                                      ["9/2", "17/2"]], "exact": True}
     check_json_form(ENGINE, state, [cmd("West", "done")])
+
+
+# --- dust ----------------------------------------------------------------------------------------
+
+
+def dry(rolls: list[int], **conf: Any) -> GraspBattle:
+    scen = {"map": {"cols": 12, "rows": 8}, "conditions": "dry",
+            "sides": [{"name": "West", "edge": "W", "units": [
+                unit("w-general", "B4", GENERAL), unit("w-foot", "C4", FOOT)]},
+                {"name": "East", "edge": "E", "units": EAST}]}
+    dice = FixedDice(rolls)
+    state = ENGINE.start(scenario=scen, settings=conf, dice=dice).state
+    assert dice.remaining == 0
+    return state
+
+
+def test_in_dry_conditions_a_moving_unit_raises_dust_behind_it_until_the_next_turn():
+    state = dry([5, 1], dust=True)
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="F4"),
+                        cmd("West", "done"), cmd("East", "done"))
+    assert texts(events)[-2:] == [
+        "w-foot moves 3 MU toward its marker at F4: C4 → D3 → E4 → F4 (reached).",
+        "w-foot raises dust: it covers E4, behind it."]
+    assert state.field.going(parse_label("E4")) is TerrainClass.DIFFICULT
+    state, events = act(state, [2, 2], *[cmd(s, "done") for s in ("West", "East") * 2])
+    assert texts(events)[4:6] == ["Turn 2.", "The dust settles at E4."]
+    assert state.field.going(parse_label("E4")) is TerrainClass.GOOD
+    quiet, events = act(dry([5, 1]), [], cmd("West", "marker", unit="w-foot", to="F4"),
+                        cmd("West", "done"), cmd("East", "done"))
+    assert not any("dust" in t for t in texts(events))
+
+
+def test_dust_goes_down_wind_and_does_not_block_sight():
+    state = dry([6, 1, 2, 5, 2], dust=True, weather=True)  # 7, the wind (3) from the east
+    state, events = act(state, [], cmd("West", "marker", unit="w-foot", to="F4"),
+                        cmd("West", "done"), cmd("East", "done"))
+    # An east wind carries it to the hexside clockwise of west: NW of F4.
+    assert texts(events)[-1] == "w-foot raises dust: it covers E4, down-wind."
+    assert state.clouds[0].kind == "dust"
+    assert _blocked(state, parse_label("D4"), parse_label("F4")) is None  # no cloud to sight

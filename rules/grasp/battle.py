@@ -826,6 +826,7 @@ def _begin_turn(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list[Battl
             spec = cmd.type.pips
             assert spec is not None
             total += roll_pool(dice, level=spec.level, tech_count=spec.tech_count,
+                               average=spec.average,
                                purpose=f"pips: {cmd.id}").kept
         top = _max_pips(state, side.name)
         if top and total == top:
@@ -892,6 +893,7 @@ def _move_roll(state: GraspBattle, unit: GraspUnit, dice: Dice, purpose: str, *,
         return 0
     if isinstance(move, DieSpec):
         kept = roll_pool(dice, level=move.level, tech_count=move.tech_count,
+                         average=move.average,
                          purpose=f"{purpose}: {unit.id}").kept
         move = max(0, kept - (1 if unit.fatigue is None else 0))
     goal = toward if toward is not None else unit.marker
@@ -1003,7 +1005,7 @@ def _drift(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
     board = state.field
     for unit in [u for u in state.units if _drifting(state, u)]:
         move = unit.type.move
-        speed = 0 if move is None else move.level.value if isinstance(move, DieSpec) else move
+        speed = 0 if move is None else move.top if isinstance(move, DieSpec) else move
         steps = max(1, speed // state.settings.mu_per_hex) if isinstance(board, HexField) \
             else speed
         at: Pos | None = unit.pos
@@ -1400,7 +1402,7 @@ def _fire_reach(state: GraspBattle, unit: GraspUnit) -> int | None:
     if r is None:
         return None
     advanced = isinstance(r, DieSpec) and r.tech_count > 0
-    return scaled(r.level.value if isinstance(r, DieSpec) else r,
+    return scaled(r.top if isinstance(r, DieSpec) else r,
                   range_factor(state.weather, advanced=advanced))
 
 
@@ -1497,7 +1499,7 @@ RESERVE_PIPS = 6
 
 
 def _max_pips(state: GraspBattle, side: str) -> int:
-    return sum(u.type.pips.level.value for u in state.units
+    return sum(u.type.pips.top for u in state.units
                if u.side == side and u.type.pips is not None)
 
 
@@ -1863,7 +1865,7 @@ def _reach_mu(state: GraspBattle, unit: GraspUnit) -> int:
     if unit.attributes.fs is not None and unit.type.fire_range is not None:
         return _fire_reach(state, unit) or 0
     move = unit.type.move
-    return 0 if move is None else move.level.value if isinstance(move, DieSpec) else move
+    return 0 if move is None else move.top if isinstance(move, DieSpec) else move
 
 
 def _spring_ambushes(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
@@ -2769,7 +2771,7 @@ def _lay(state: GraspBattle, order: GraspOrder, dice: Dice
     before = len(dice.rolls)
     hit, how = True, ""
     if indirect and not _spotted(state, order.side, to):
-        roll = roll_pool(dice, level=fs.level, tech_count=fs.tech_count,
+        roll = roll_pool(dice, level=fs.level, tech_count=fs.tech_count, average=fs.average,
                          purpose=f"{order.lay}: {unit.id}").kept
         hit = roll % 2 == 0
         how = f" (unspotted: {roll}, {'even, a hit' if hit else 'odd, a miss'})"
@@ -2799,7 +2801,7 @@ def _after_shot(state: GraspBattle, unit: GraspUnit, target: GraspUnit,
     board = state.field
     kept = _kept_roll(result, unit.id) if result is not None else None
     if state.step != "over" and fs is not None and kept is not None \
-            and kept == fs.level.value and state.conditions.startswith("dry"):
+            and kept == fs.top and state.conditions.startswith("dry"):
         before = len(dice.rolls)
         roll = dice.roll(6, f"accidental fire: {unit.id}")
         struck = unit if roll <= 3 else target  # on the unit, wherever the shot left it

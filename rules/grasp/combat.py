@@ -310,6 +310,7 @@ def _score(
     rolls: list[UnitRoll] = []
     for unit, die, tech, mods in zip(units, dies, extra_tech, unit_mods, strict=True):
         roll = roll_pool(dice, level=die.level, tech_count=die.tech_count + tech,
+                         average=die.average,
                          purpose=f"{unit.name} {purpose}")
         rolls.append(UnitRoll(name=unit.name, die=die, roll=roll, modifiers=tuple(mods)))
     chosen = max(range(len(rolls)), key=lambda i: (rolls[i].total, -i))
@@ -333,7 +334,7 @@ def _destroys(attacker: UnitRoll, target: UnitRoll) -> bool:
     return (
         attacker.die.level > target.die.level
         and target.roll.kept == 1
-        and attacker.roll.kept >= target.die.level.value
+        and attacker.roll.kept >= target.die.top
     )
 
 
@@ -514,7 +515,7 @@ def resolve_ram(ram: Ram, *, dice: Dice) -> CombatResult:
     for who, unit in (("rammer", ram.rammer), ("target", ram.target)):
         # The rammer's two dice replace its own; size counts through the ram dice only.
         tech = unit.die.tech_count if who == "target" else (-1 if ram.front else 1)
-        cc = roll_pool(dice, level=unit.die.level, tech_count=tech,
+        cc = roll_pool(dice, level=unit.die.level, tech_count=tech, average=unit.die.average,
                        purpose=f"{unit.name} ram CC")
         size = [dice.roll(RAM_DIE.value, f"{unit.name} ram d6")
                 for _ in range(2 if unit.size == Size.BIG else 1)]
@@ -605,10 +606,10 @@ def _range_test(dice: Dice, fire: Fire, lines: list[str]) -> str | None:
                      f"{fire.fire_range} MU {'reaches' if ok else 'does not reach'}")
         return None if ok else f"fire range {fire.fire_range} MU does not reach {needed}"
     spec = fire.fire_range
-    if spec.level.value < needed:
+    if spec.top < needed:
         return (f"a {spec.label} fire range die cannot score the {needed} needed to reach a"
                 f" unit {apart} level(s) away")
-    roll = roll_pool(dice, level=spec.level, tech_count=spec.tech_count,
+    roll = roll_pool(dice, level=spec.level, tech_count=spec.tech_count, average=spec.average,
                      purpose=f"{firer.name} fire range")
     ok = roll.kept >= needed
     lines.append(f"range test: {apart} level(s) apart needs {needed}+ on fire range "
@@ -714,7 +715,7 @@ def resolve_fire(fire: Fire, *, dice: Dice) -> CombatResult:
 
     outcomes: list[Outcome] = []
     for unit, roll in zip(fire.firer.units, first.rolls, strict=True):
-        if roll.roll.kept == roll.die.level.value:
+        if roll.roll.kept == roll.die.top:
             lines.append(f"{unit.name} rolled its damage die's maximum ({roll.roll.kept})")
             outcome = _lose(dice, unit, result="fired", destroyed=False, flees=False,
                             lines=lines, may_recoil=False)

@@ -83,17 +83,35 @@ def format_level(level: DieLevel | None) -> str:
 _SPEC = re.compile(r"^(?P<tech>[<>]2)?d(?P<sides>\d+)$|^(?:1)?d(?P<plain>\d+)$")
 
 
+def average_face(face: int, sides: int) -> int:
+    """An average die's face for a plain die's `face`: one nearer the mean unless already
+    within one of it (the average d6 reads 2, 3, 3, 4, 4, 5; the average d4 2, 2, 3, 3)."""
+    twice_mean = sides + 1
+    if 2 * face < twice_mean - 2:
+        return face + 1
+    if 2 * face > twice_mean + 2:
+        return face - 1
+    return face
+
+
 @dataclass(frozen=True, kw_only=True)
 class DieSpec:
-    """An attribute's die: a level and its Tech ("d6", ">2d6" best of two, "<2d6" worst of two)."""
+    """An attribute's die: a level and its Tech ("d6", ">2d6" best of two, "<2d6" worst of two),
+    or the average version of it ("avg d6")."""
 
     level: DieLevel
     tech: Tech = Tech.NORMAL
+    average: bool = False
 
     @property
     def label(self) -> str:
         prefix = {Tech.NORMAL: "", Tech.PLUS: ">2", Tech.MINUS: "<2"}[self.tech]
-        return f"{prefix}{self.level.label}"
+        return f"{'avg ' if self.average else ''}{prefix}{self.level.label}"
+
+    @property
+    def top(self) -> int:
+        """Its maximum score (an average die's is one less than the plain die's)."""
+        return self.level.value - (1 if self.average else 0)
 
     @property
     def tech_count(self) -> int:
@@ -102,21 +120,25 @@ class DieSpec:
     def lowered(self, steps: int) -> DieSpec | None:
         """The same Tech `steps` die levels lower (None when that falls below d4)."""
         level = step_down(self.level, steps)
-        return None if level is None else DieSpec(level=level, tech=self.tech)
+        return None if level is None else DieSpec(level=level, tech=self.tech,
+                                                  average=self.average)
 
 
 def parse_die(text: str) -> DieSpec:
-    """Parse "d6", "1d6", ">2d6" (+Tech) or "<2d6" (−Tech)."""
-    match = _SPEC.match(text.strip().lower())
+    """Parse "d6", "1d6", ">2d6" (+Tech) or "<2d6" (−Tech), each with "avg " before it for the
+    average version of the die."""
+    body = text.strip().lower()
+    average = body.startswith("avg")
+    match = _SPEC.match(body.removeprefix("avg").strip())
     if match is None:
         raise GraspError(
             f"{text!r} is not a GRASP die: write d6, >2d6 (best of two, +Tech) or <2d6"
-            " (worst of two, −Tech)."
+            " (worst of two, −Tech), with avg before it for an average die (avg d6)."
         )
     if match["plain"] is not None:
-        return DieSpec(level=level_from_sides(int(match["plain"])))
+        return DieSpec(level=level_from_sides(int(match["plain"])), average=average)
     tech = Tech.PLUS if match["tech"] == ">2" else Tech.MINUS if match["tech"] else Tech.NORMAL
-    return DieSpec(level=level_from_sides(int(match["sides"])), tech=tech)
+    return DieSpec(level=level_from_sides(int(match["sides"])), tech=tech, average=average)
 
 
 # -----------------------------------------------------------------------------------------------
@@ -128,15 +150,17 @@ BELOW_D4_PRICE = 2  # interpretation: "<2d4" is priced as the die below d4 would
 
 def die_price(spec: DieSpec) -> int:
     """The points a die is worth: its maximum score; −Tech pays the next lower die, +Tech the next
-    higher ("<2d6" pays 4 like a d4, ">2d4" pays 6 like a d6)."""
+    higher ("<2d6" pays 4 like a d4, ">2d4" pays 6 like a d6); an average die one less than
+    the plain die it is priced as (its maximum score: "avg d6" 5)."""
     index = LADDER.index(spec.level) + spec.tech_count
+    less = 1 if spec.average else 0
     if index < 0:
-        return BELOW_D4_PRICE
+        return BELOW_D4_PRICE - less
     if index >= len(LADDER):
         raise GraspError(
             "A +Tech d100 has no higher die to be priced at; d100 is the top die level."
         )
-    return LADDER[index].value
+    return LADDER[index].value - less
 
 
 # -----------------------------------------------------------------------------------------------
@@ -151,13 +175,15 @@ class PoolRoll:
     values: tuple[int, ...]
     keep: str  # "single", "best" or "worst"
     kept: int
+    average: bool = False  # the values are an average die's faces for the dice rolled
 
     def to_dict(self) -> dict[str, object]:
-        return {"die": f"d{self.sides}", "values": list(self.values), "keep": self.keep,
-                "kept": self.kept}
+        return {"die": f"{'avg ' if self.average else ''}d{self.sides}",
+                "values": list(self.values), "keep": self.keep, "kept": self.kept}
 
 
-def roll_pool(dice: Dice, *, level: DieLevel, tech_count: int, purpose: str) -> PoolRoll:
+def roll_pool(dice: Dice, *, level: DieLevel, tech_count: int, purpose: str,
+              average: bool = False) -> PoolRoll:
     """Roll a die with a net Tech count: +n rolls n+1 dice and keeps the best, −n keeps the worst.
 
     Big targets, small targets, Tech and "use the highest/lowest of two dice" all add up into
@@ -170,9 +196,11 @@ def roll_pool(dice: Dice, *, level: DieLevel, tech_count: int, purpose: str) -> 
         values = tuple(
             dice.roll(level.value, f"{purpose} die {i}") for i in range(1, count + 1)
         )
+    if average:
+        values = tuple(average_face(v, level.value) for v in values)
     keep = "single" if tech_count == 0 else "best" if tech_count > 0 else "worst"
     kept = max(values) if tech_count >= 0 else min(values)
-    return PoolRoll(sides=level.value, values=values, keep=keep, kept=kept)
+    return PoolRoll(sides=level.value, values=values, keep=keep, kept=kept, average=average)
 
 
 # -----------------------------------------------------------------------------------------------

@@ -200,7 +200,8 @@ def move_distance(
     steps: list[str] = []
     roll: PoolRoll | None = None
     if isinstance(move, DieSpec):
-        roll = roll_pool(dice, level=move.level, tech_count=move.tech_count, purpose="move")
+        roll = roll_pool(dice, level=move.level, tech_count=move.tech_count, purpose="move",
+                         average=move.average)
         base = roll.kept
         steps.append(f"move {move.label} rolled {list(roll.values)}, kept {roll.kept}")
         if zero_fatigue:

@@ -242,8 +242,9 @@ def level_field(obj: JSONObject, name: str, path: str = "", *, allow_none: bool 
         spec = parse_die(text)
     except GraspError as exc:
         raise InputError(where, str(exc)) from None
-    if spec.tech.value != "normal":
-        raise InputError(where, "is a plain die level (d4 … d100) without +Tech or −Tech.")
+    if spec.tech.value != "normal" or spec.average:
+        raise InputError(where, "is a plain die level (d4 … d100) without +Tech, −Tech or "
+                         "avg.")
     return spec.level
 
 

@@ -28,7 +28,7 @@ TURN = (
               description="Units under low-tech command move towards their command marker."),
     PhaseSpec(kind="pips", name="4. Pips and commands", acting_side="all", ended_by=ENDED_BY,
               description="All roll pip dice together (the highest scorer phases first);"
-                          " environmental terrain on minimal pips; command markers placed;"
+                          " the weather on maximum pips (setting); command markers placed;"
                           " high-tech command and signals-warfare moves; pips reserved."),
     PhaseSpec(kind="ambush", name="5. Ambushes", acting_side=PHASING, ended_by=ENDED_BY,
               description="Triggered ambushes (mines included) may fire."),

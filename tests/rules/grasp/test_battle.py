@@ -1373,11 +1373,14 @@ def test_a_scripted_battle_from_deployment_to_victory_matches_its_golden_file():
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.text(min_size=1, max_size=8), st.integers(1, 5))
-def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(seed, turns):
+@given(st.text(min_size=1, max_size=8), st.integers(1, 5), st.booleans())
+def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(seed, turns,
+                                                                                climate):
     dice = SeededDice(seed=seed)
-    conf = {"max_turns": turns}
-    state = ENGINE.start(scenario=SCENARIO, settings=conf, dice=dice).state
+    # With `climate`, the weather and dust in dry conditions too.
+    conf = {"max_turns": turns, **({"weather": True, "dust": True} if climate else {})}
+    scenario = {**SCENARIO, **({"conditions": "dry"} if climate else {})}
+    state = ENGINE.start(scenario=scenario, settings=conf, dice=dice).state
     everyone = {u.id for u in state.units}
     lost = {s.name: 0 for s in state.sides}
     given_orders = []
@@ -1400,7 +1403,7 @@ def test_a_battle_never_duplicates_stacks_or_revives_units_and_replays_the_same(
             assert s.lost >= lost[s.name]
             lost[s.name] = s.lost
     again_dice = SeededDice(seed=seed)
-    again = ENGINE.start(scenario=SCENARIO, settings=conf, dice=again_dice).state
+    again = ENGINE.start(scenario=scenario, settings=conf, dice=again_dice).state
     for orders in given_orders:
         again = ENGINE.step(state=again, orders=orders, dice=again_dice).state
     assert ENGINE.state_to_json(again) == ENGINE.state_to_json(state)

@@ -697,13 +697,8 @@ def _deploy_order(state: GraspBattle, order: GraspOrder, dice: Dice
         if going not in PIECE_GOINGS:
             raise BattleError(f"A terrain piece is {', '.join(PIECE_GOINGS)} going.",
                               rule="deployment", field="going")
-        try:
-            piece = board.piece_from_json(order.place, "place")
-        except InputError as exc:
-            raise BattleError(exc.message, rule="deployment", field="place") from exc
-        if any(board.quadrant(p) != deployment.sector for p in board.piece_places(piece)):
-            raise BattleError(f"The piece lies in the {deployment.sector} quarter its sector "
-                              "die gave.", rule="deployment", field="place")
+        piece = _piece_in(state, order, deployment.sector, rule="deployment",
+                          what="The piece", die="sector die")
         if not board.piece_span_ok(piece, PIECE_SPAN_MU):
             raise BattleError(f"A terrain piece measures no more than {PIECE_SPAN_MU} MU in "
                               "any direction.", rule="deployment", field="place")
@@ -733,6 +728,20 @@ def _deploy_order(state: GraspBattle, order: GraspOrder, dice: Dice
         return state, [BattleEvent(kind="quadrant", text=f"{order.side} takes the "
                                    f"{order.quadrant} quarter.")]
     return _deploy_units(state, order, dice)
+
+
+def _piece_in(state: GraspBattle, order: GraspOrder, sector: str, *, rule: str, what: str,
+              die: str) -> tuple[Pos, ...]:
+    """The terrain piece an order places (`place`), inside the quarter a die gave."""
+    board = state.field
+    try:
+        piece = board.piece_from_json(order.place, "place")
+    except InputError as exc:
+        raise BattleError(exc.message, rule=rule, field="place") from exc
+    if any(board.quadrant(p) != sector for p in board.piece_places(piece)):
+        raise BattleError(f"{what} lies in the {sector} quarter its {die} gave.", rule=rule,
+                          field="place")
+    return piece
 
 
 def _deploy_units(state: GraspBattle, order: GraspOrder, dice: Dice
@@ -3076,13 +3085,8 @@ def _environment(state: GraspBattle, order: GraspOrder, dice: Dice
                           "a weather throw of 3 or 4 by the side.", rule="weather",
                           field="kind")
     board = state.field
-    try:
-        piece = board.piece_from_json(order.place, "place")
-    except InputError as exc:
-        raise BattleError(exc.message, rule="weather", field="place") from exc
-    if any(board.quadrant(p) != w.sector for p in board.piece_places(piece)):
-        raise BattleError(f"The environmental terrain lies in the {w.sector} quarter its die "
-                          "gave.", rule="weather", field="place")
+    piece = _piece_in(state, order, w.sector, rule="weather",
+                      what="The environmental terrain", die="die")
     if not board.piece_area_ok(piece, ENVIRONMENT_MU2):
         raise BattleError(f"Environmental terrain covers at most {ENVIRONMENT_MU2} MU².",
                           rule="weather", field="place")

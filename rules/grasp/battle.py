@@ -2969,6 +2969,8 @@ def _climate(state: GraspBattle, maxed: Sequence[str], dice: Dice
             state, struck = _weather_strikes(state, w, dice)
             events.extend(struck)
     for name in [n for n in state.phasing if n in maxed]:
+        if state.step == "over":  # the weather ended the battle
+            break
         state, thrown = _throw_weather(state, name, dice)
         events.extend(thrown)
     return state, events

@@ -135,6 +135,9 @@ class Campaign(models.Model):
     setup_dice_next_number = models.PositiveIntegerField(default=1)
     setup_dice_revealed_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    # Bumped by the lock every service that changes the campaign takes (services.common
+    # .lock_campaign): the map cache is keyed on it (campaigns/selectors/map_json.py).
+    state_version = models.PositiveBigIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # Engine II: pop points the GM granted to the Chief Warlord and not yet shared (§5),
     # and how the campaign ended.
@@ -859,8 +862,8 @@ class Absence(models.Model):
 class Visit(models.Model):
     """When a member last opened one of the campaign's pages ("since your last visit").
 
-    A table of its own: a visit is not game state, so it must not touch the tables the map
-    cache's state token reads (Membership among them)."""
+    A table of its own: a visit is not game state, written without the campaign's lock, so
+    it never moves the map cache's state version."""
 
     membership = models.OneToOneField(Membership, on_delete=models.CASCADE, related_name="visit")
     seen_at = models.DateTimeField()

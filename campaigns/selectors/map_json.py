@@ -3,27 +3,21 @@ cache per campaign, viewer role and side until the game state changes.
 
 Building it reads every stack and unit of the campaign (on a 100 × 100 map with 2,000 stacks:
 60 to 90 ms, docs/perf.md), and players open the map far more often than the state changes. The
-cached copy is keyed on a *state token* that PostgreSQL computes in one query: for each table
-`map_state` reads, the number of the campaign's rows, the sum of their `xmin` (the id of the
-transaction that wrote each row's current version) and the sum of a hash of (id, xmin). Any
-insert, update or delete, through a service, a bulk update, the admin or raw SQL, writes a row
-version with a new `xmin` or removes one, so the token changes with the first commit that
-changes the state; nothing has to remember to invalidate anything. A transaction changes the
-plain sum by (rows written) × its own id − (the old `xmin` of the rows it replaced or
-deleted): with the number of rows unchanged that is never zero while every old `xmin` is
-older than its id. The hashed sum covers the rest (a transaction that began before the one
-whose rows it overwrites, transaction ids wrapping around): a false match would need both
-sums to come out equal by coincidence.
+cached copy is keyed on the campaign's *state version*: every service that changes a campaign
+takes its lock first (campaigns.services.common.lock_campaign), and the lock bumps
+`Campaign.state_version`, so the version moves with every change the services make. (A change
+made around the services, in the database by hand, is not seen until the entry expires after
+MAP_CACHE_SECONDS.)
 
-Read order makes it safe: the token is read before the state (READ COMMITTED), so the state
-stored under a token is never older than that token. The cache is not used inside a
-transaction that has written (its own uncommitted rows would share one `xmin`), nor off
-PostgreSQL (SQLite has no `xmin`), nor when MAP_CACHE_SECONDS is 0.
+Read order makes it safe: the version is read before the state (READ COMMITTED), so the state
+stored under a version is never older than that version. The cache is not used inside a
+transaction that has written, whose version a rollback could hand to another state (on
+PostgreSQL: a transaction id is assigned; elsewhere: any open transaction), nor when
+MAP_CACHE_SECONDS is 0.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -35,56 +29,27 @@ from django.utils.html import escape
 
 from accounts.models import User
 from campaigns.gzip_parts import Part, make_part
-from campaigns.models import (
-    Campaign,
-    Declaration,
-    Fortification,
-    Map,
-    Membership,
-    Phase,
-    Side,
-    Sighting,
-    Stack,
-    Turn,
-    Unit,
-    UnitType,
-)
+from campaigns.models import Campaign, Membership
 
 T = TypeVar("T")
 
-# Every table `map_state` reads, each by its campaign column.
-_TABLES = (Unit, Stack, Sighting, Fortification, UnitType, Phase, Turn, Membership, Side, Map,
-           Declaration)
-
-
-_TABLE_PART = (
-    "(SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) || ':' "
-    "|| coalesce(sum(hashtext(id::text || '/' || xmin::text)::bigint), 0) "
-    "FROM {table} WHERE campaign_id = %(c)s)"
-)
-
-
-def _token_sql() -> str:
-    parts = ["(SELECT xmin::text FROM campaigns_campaign WHERE id = %(c)s)"]
-    for model in _TABLES:
-        table = connection.ops.quote_name(model._meta.db_table)
-        # Table names from the models (quoted), never from input.
-        parts.append(_TABLE_PART.format(table=table))
-    parts.append("pg_current_xact_id_if_assigned()::text")
-    return "SELECT " + ", ".join(parts)
-
 
 def state_token(campaign_id: int) -> str | None:
-    """The campaign's state token, or None where no token can be trusted (not PostgreSQL,
-    or this transaction has written: see the module's text)."""
-    if connection.vendor != "postgresql":
+    """The campaign's state version as a cache key part, or None where it cannot be trusted
+    (this transaction has written, or may have: see the module's text)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT state_version, pg_current_xact_id_if_assigned()::text "
+                           "FROM campaigns_campaign WHERE id = %s", [campaign_id])
+            row = cursor.fetchone()
+        if row is None or row[1] is not None:
+            return None
+        return str(row[0])
+    if connection.in_atomic_block:
         return None
-    with connection.cursor() as cursor:
-        cursor.execute(_token_sql(), {"c": campaign_id})
-        *parts, own_xid = cursor.fetchone()
-    if own_xid is not None or parts[0] is None:
-        return None
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+    version = Campaign.objects.filter(pk=campaign_id).values_list("state_version",
+                                                                  flat=True).first()
+    return None if version is None else str(version)
 
 
 def map_json(*, user: User, campaign: Campaign) -> bytes:
@@ -98,7 +63,7 @@ def map_json(*, user: User, campaign: Campaign) -> bytes:
 def map_json_as(*, user: User, campaign: Campaign, variant: str,
                 make: Callable[[bytes], T]) -> T:
     """`make(map_json(...))`, kept in the cache as `variant` beside the JSON, under the same
-    state token (the map page keeps its compressed script element so)."""
+    state version (the map page keeps its compressed script element so)."""
     from campaigns.api.serializers import map_response
     from campaigns.selectors import _membership, map_state
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
@@ -28,14 +29,25 @@ from rules.dice import Roll, SeededDice, roll_records
 
 
 def lock_campaign(campaign: Campaign) -> Campaign:
+    """The campaign row, locked until the end of the transaction, read fresh (see
+    lock_campaign_id)."""
+    return lock_campaign_id(campaign.pk)
+
+
+def lock_campaign_id(campaign_id: int) -> Campaign:
     """The campaign row, locked until the end of the transaction, read fresh. Every service
-    that changes a campaign starts here, so once the change is committed a task builds the
-    campaign's map JSON again for the cache (campaigns.tasks.warm_map_cache; robust: a
-    broker that is down costs only the warm cache)."""
+    that changes a campaign starts here: the lock bumps the campaign's `state_version`, which
+    keys the map cache (campaigns/selectors/map_json.py), and once the change is committed a
+    task builds the campaign's map JSON again for the cache (campaigns.tasks.warm_map_cache;
+    robust: a broker that is down costs only the warm cache)."""
     from campaigns.tasks import warm_map_cache
 
-    enqueue_after_commit(warm_map_cache, campaign.pk)
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+    # The UPDATE takes the row lock; the SELECT … FOR UPDATE then reads the row fresh.
+    if not Campaign.objects.filter(pk=campaign_id).update(
+            state_version=F("state_version") + 1):
+        raise Campaign.DoesNotExist(f"There is no campaign {campaign_id}.")
+    enqueue_after_commit(warm_map_cache, campaign_id)
+    return Campaign.objects.select_for_update().get(pk=campaign_id)
 
 
 def membership_of(*, user: User, campaign: Campaign) -> Membership:

@@ -31,7 +31,13 @@ from campaigns.models import (
     PhaseStatus,
     PlayerPhaseStatus,
 )
-from campaigns.services.common import members_of, notify, record_event, require_gm
+from campaigns.services.common import (
+    lock_campaign_id,
+    members_of,
+    notify,
+    record_event,
+    require_gm,
+)
 from campaigns.services.phases import ALLIANCE_PHASES, phase_close
 
 logger = logging.getLogger(__name__)
@@ -90,7 +96,7 @@ def due_phase_ids(*, now: datetime) -> list[int]:
 def pause_cap_resume(*, campaign_id: int, now: datetime) -> list[SweepAction]:
     """A pause that has used up the campaign's pause cap ends itself."""
     with transaction.atomic():
-        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        campaign = lock_campaign_id(campaign_id)
         if (campaign.status != CampaignStatus.PAUSED or campaign.max_pause_hours is None
                 or campaign.paused_at is None):
             return []
@@ -125,7 +131,7 @@ def sweep(*, now: datetime | None = None) -> list[SweepAction]:
 def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]:
     """Everything due for one phase as of `now`, in one transaction under the campaign lock."""
     campaign_id = Phase.objects.values_list("campaign_id", flat=True).get(pk=phase_id)
-    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    campaign = lock_campaign_id(campaign_id)
     phase = Phase.objects.select_for_update().select_related("turn").get(pk=phase_id)
     if phase.status != PhaseStatus.OPEN or campaign.status != CampaignStatus.RUNNING:
         return []
@@ -380,7 +386,7 @@ def save_moved_deadline(phase: Phase, *, now: datetime, fields: list[str]) -> No
 @transaction.atomic
 def deadline_extend(*, user: User, campaign: Campaign, hours: int, reason: str) -> Phase:
     """Move the open phase's deadline later, within the campaign's cap of extensions."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    campaign = lock_campaign_id(campaign.pk)
     require_gm(user=user, campaign=campaign)
     reason = _require_reason(reason)
     if campaign.status not in (CampaignStatus.RUNNING, CampaignStatus.PAUSED):
@@ -422,7 +428,7 @@ def deadline_extend(*, user: User, campaign: Campaign, hours: int, reason: str) 
 @transaction.atomic
 def campaign_pause(*, user: User, campaign: Campaign, reason: str) -> Campaign:
     """Stop the clock: the open phase keeps its remaining time and nothing fires."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    campaign = lock_campaign_id(campaign.pk)
     require_gm(user=user, campaign=campaign)
     reason = _require_reason(reason)
     if campaign.status != CampaignStatus.RUNNING:
@@ -450,7 +456,7 @@ def campaign_pause(*, user: User, campaign: Campaign, reason: str) -> Campaign:
 @transaction.atomic
 def campaign_resume(*, user: User, campaign: Campaign, reason: str) -> Campaign:
     """Restart the clock with the time that was left when the campaign was paused."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    campaign = lock_campaign_id(campaign.pk)
     require_gm(user=user, campaign=campaign)
     reason = _require_reason(reason)
     if campaign.status != CampaignStatus.PAUSED:
@@ -479,7 +485,7 @@ def campaign_resume(*, user: User, campaign: Campaign, reason: str) -> Campaign:
 @transaction.atomic
 def phase_processing_unflag(*, user: User, campaign: Campaign) -> Phase:
     """The GM has looked at a flagged phase: the sweep may try it again."""
-    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    campaign = lock_campaign_id(campaign.pk)
     require_gm(user=user, campaign=campaign)
     phase = _open_phase(campaign)
     phase.processing_flagged_at = None

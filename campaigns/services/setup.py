@@ -263,8 +263,9 @@ def _new_unit(
 @transaction.atomic
 def campaign_join(*, user: User, invite_code: str) -> Membership:
     """Join the campaign of an invite code as an alliance player (before the start)."""
-    campaign = Campaign.objects.select_for_update().filter(invite_code=invite_code.strip()).first()
-    if campaign is None:
+    found = Campaign.objects.filter(invite_code=invite_code.strip()).first()
+    campaign = None if found is None else lock_campaign(found)
+    if campaign is None or campaign.invite_code != invite_code.strip():
         raise NotAllowedError("This invite code does not belong to any campaign.",
                               code="invalid_invite", field="invite_code")
     if Membership.objects.filter(campaign=campaign, user=user).exists():

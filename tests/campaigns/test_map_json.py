@@ -1,11 +1,10 @@
-"""campaigns.selectors.map_json: the cached map JSON and the state token it is keyed on.
+"""campaigns.selectors.map_json: the cached map JSON and the state version it is keyed on.
 
-These tests commit (transaction=True): the token is only trusted outside a transaction that
+These tests commit (transaction=True): the version is only trusted outside a transaction that
 has written, which every ordinary test runs inside."""
 
 import gzip
 import re
-from datetime import timedelta
 
 import orjson
 import pytest
@@ -15,22 +14,15 @@ from django.db.models import F
 
 import campaigns.selectors as selectors
 from campaigns.api.serializers import map_response
+from campaigns.errors import CampaignError
 from campaigns.models import (
     Campaign,
-    Fortification,
-    Map,
-    Membership,
-    Phase,
-    Side,
-    Sighting,
-    Stack,
-    Turn,
     Unit,
-    UnitType,
 )
 from campaigns.selectors import map_state
 from campaigns.selectors.map_json import map_json, state_token
-from campaigns.services import phase_end, scout_order_give
+from campaigns.services import phase_end, scout_order_give, unit_adjust_hits
+from campaigns.services.deadlines import campaign_pause, deadline_extend
 from tests.factories import started_campaign_factory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("require_postgres")]
@@ -71,50 +63,53 @@ def builds(monkeypatch):
     return calls
 
 
-def test_reading_does_not_change_the_token(game):
+def test_reading_does_not_change_the_version(game):
     campaign, gm, (p1, _p2) = game
     before = state_token(campaign.pk)
     map_json(user=p1.user, campaign=campaign)
     map_json(user=gm, campaign=campaign)
-    assert (len(before), state_token(campaign.pk)) == (64, before)
+    assert (before, state_token(campaign.pk)) == (
+        str(Campaign.objects.get(pk=campaign.pk).state_version), before)
 
 
-def _first(model, campaign):
-    return model.objects.filter(campaign=campaign).order_by("pk")
+def _first_unit(campaign):
+    return Unit.objects.filter(campaign=campaign, stack__isnull=False).order_by("pk").first()
 
 
-WRITES = {
-    "a unit's hits": lambda c: Unit.objects.filter(pk=_first(Unit, c)[0].pk).update(
-        current_hits=F("current_hits") - 1),
-    "a unit's movement, set to what it was": lambda c: Unit.objects.filter(
-        pk=_first(Unit, c)[0].pk).update(movement_used=F("movement_used")),
-    "a unit croaked (deleted)": lambda c: _first(Unit, c)[0].delete(),
-    "a stack moved": lambda c: Stack.objects.filter(pk=_first(Stack, c)[0].pk).update(hex="L12"),
-    "a sighting no longer the latest": lambda c: Sighting.objects.filter(campaign=c).update(
-        is_latest=False),
-    "a fortification's hits": lambda c: Fortification.objects.filter(
-        pk=_first(Fortification, c)[0].pk).update(hits=F("hits") - 1),
-    "a unit type renamed": lambda c: UnitType.objects.filter(
-        pk=_first(UnitType, c)[0].pk).update(name="Renamed"),
-    "the deadline extended": lambda c: Phase.objects.filter(campaign=c).update(
-        deadline_at=F("deadline_at") + timedelta(hours=1)),
-    "a turn row touched": lambda c: Turn.objects.filter(campaign=c).update(number=F("number")),
-    "a member's pop points": lambda c: Membership.objects.filter(
-        pk=_first(Membership, c)[0].pk).update(pop_points=F("pop_points") + 1),
-    "a side renamed": lambda c: Side.objects.filter(campaign=c).update(name="Other"),
-    "the terrain painted": lambda c: Map.objects.filter(campaign=c).update(terrain={}),
-    "the campaign renamed": lambda c: Campaign.objects.filter(pk=c.pk).update(name="Renamed"),
+SERVICES = {
+    "a scout order": lambda c, gm, p1: scout_order_give(
+        user=p1.user, campaign=c, scout=Unit.objects.get(owner=p1, name="Scout 1"),
+        directions=TO_D4),
+    "the phase ended": lambda c, gm, p1: phase_end(user=gm, campaign=c),
+    "the deadline extended": lambda c, gm, p1: deadline_extend(user=gm, campaign=c, hours=2,
+                                                               reason="weekend"),
+    "the campaign paused": lambda c, gm, p1: campaign_pause(user=gm, campaign=c,
+                                                            reason="holiday"),
+    "a unit's hits set by the GM": lambda c, gm, p1: unit_adjust_hits(
+        user=gm, unit=_first_unit(c), hits=1, reason="a plague"),
 }
 
 
-@pytest.mark.parametrize("write", WRITES.values(), ids=WRITES.keys())
-def test_every_committed_write_the_map_reads_changes_the_token(game, write):
-    campaign, _, _ = game
-    if write is WRITES["a sighting no longer the latest"]:
-        _scout(game)
+@pytest.mark.parametrize("service", SERVICES.values(), ids=SERVICES.keys())
+def test_every_service_that_changes_the_campaign_moves_its_version(game, service):
+    campaign, gm, (p1, _p2) = game
+    before = int(state_token(campaign.pk))
+    service(campaign, gm, p1)
+    assert int(state_token(campaign.pk)) == before + 1
+
+
+def test_a_refused_service_leaves_the_version(game):
+    campaign, _gm, (p1, _p2) = game
     before = state_token(campaign.pk)
-    write(campaign)
-    assert state_token(campaign.pk) not in (before, None)
+    with pytest.raises(CampaignError):  # p1 may not end the phase yet
+        phase_end(user=p1.user, campaign=campaign)
+    assert state_token(campaign.pk) == before
+
+
+def _bump(campaign, **changes):
+    """A change made as a service makes it: with the campaign's version moved."""
+    Campaign.objects.filter(pk=campaign.pk).update(state_version=F("state_version") + 1,
+                                                   **changes)
 
 
 def _scout(game):
@@ -156,10 +151,10 @@ def test_a_change_is_seen_by_the_next_read(game, builds):
 
 
 def test_a_changed_unit_is_shown_changed(game):
-    campaign, _, (p1, _p2) = game
+    campaign, gm, (p1, _p2) = game
     unit = Unit.objects.filter(owner=p1, stack__isnull=False).order_by("created_seq", "pk").first()
     map_json(user=p1.user, campaign=campaign)
-    Unit.objects.filter(pk=unit.pk).update(current_hits=1)
+    unit_adjust_hits(user=gm, unit=unit, hits=1, reason="a plague")
     units = {u["id"]: u for s in orjson.loads(map_json(user=p1.user, campaign=campaign))["stacks"]
              for u in s["units"]}
     assert units[unit.pk]["current_hits"] == 1
@@ -167,8 +162,8 @@ def test_a_changed_unit_is_shown_changed(game):
 
 def test_the_campaign_is_read_again_not_taken_from_the_callers_copy(game):
     campaign, _, (p1, _p2) = game
-    Campaign.objects.filter(pk=campaign.pk).update(terrain_known_to_all=False)
-    # `campaign` still says the terrain is known to all; the token already counts the change.
+    _bump(campaign, terrain_known_to_all=False)
+    # `campaign` still says the terrain is known to all; the version already counts the change.
     body = map_json(user=p1.user, campaign=campaign)
     stale = fresh(p1.user, campaign)
     assert (body == fresh(p1.user, Campaign.objects.get(pk=campaign.pk)), body == stale) == (
@@ -186,10 +181,12 @@ def test_no_token_inside_a_transaction_that_has_written(game, builds):
     assert (token, builds) == (None, [p1.user.pk, p1.user.pk])
 
 
-def test_no_token_off_postgresql(game, monkeypatch):
+def test_off_postgresql_the_version_is_used_outside_a_transaction_only(game, monkeypatch):
     campaign, _, _ = game
     monkeypatch.setattr(connection, "vendor", "sqlite")
-    assert state_token(campaign.pk) is None
+    assert state_token(campaign.pk) == str(Campaign.objects.get(pk=campaign.pk).state_version)
+    with transaction.atomic():
+        assert state_token(campaign.pk) is None
 
 
 def test_no_cache_when_map_cache_seconds_is_0(game, builds, settings):
@@ -224,6 +221,7 @@ def test_the_page_keeps_its_compressed_map_element_per_state(game, client, build
         pages.append(client.get(f"/campaigns/{campaign.pk}/map/",
                                 HTTP_ACCEPT_ENCODING="gzip").getvalue())
     Unit.objects.filter(campaign=campaign, owner=p1).update(current_hits=1)
+    _bump(campaign)
     pages.append(client.get(f"/campaigns/{campaign.pk}/map/",
                             HTTP_ACCEPT_ENCODING="gzip").getvalue())
     hits = [{u["current_hits"] for s in orjson.loads(

@@ -39,6 +39,7 @@ def move_phase():
     return campaign, gm, p1
 
 
+@pytest.mark.map_cache  # arranged by services only: the cache stays on
 def test_split_merge_and_reorder_from_the_panel(browser_page, login, screenshot, move_phase):
     campaign, _, p1 = move_phase
     page = browser_page
@@ -188,6 +189,7 @@ def test_the_chief_warlord_moves_a_late_players_stack(browser_page, login, scree
         True, "B1", chief.pk, [])
 
 
+@pytest.mark.map_cache  # arranged by services only: the cache stays on
 def test_the_map_follows_a_phase_ended_by_someone_else(browser_page, login, screenshot):
     campaign, gm, (p1,) = started_campaign_factory(players=1)
     scout = Unit.objects.get(owner=p1, name="Scout 1")

@@ -28,7 +28,6 @@ from django.db import connection
 from django.utils.html import escape
 
 from accounts.models import User
-from campaigns.gzip_parts import Part, make_part
 from campaigns.models import Campaign, Membership
 
 T = TypeVar("T")
@@ -108,23 +107,13 @@ def _element(body: bytes) -> bytes:
     return json_script_element(body, "map-data")
 
 
-def _compressed_element(body: bytes) -> Part:
-    return make_part(_element(body))
-
-
 def map_page_element(*, user: User, campaign: Campaign) -> bytes:
     """The map page's JSON script element "map-data", kept in the cache like the JSON."""
     return map_json_as(user=user, campaign=campaign, variant="page", make=_element)
 
 
-def map_page_part(*, user: User, campaign: Campaign) -> Part:
-    """That element compressed once (campaigns/gzip_parts.py), kept in the cache."""
-    return map_json_as(user=user, campaign=campaign, variant="page-gzip",
-                       make=_compressed_element)
-
-
 def warm(campaign_id: int) -> int:
-    """Build what a view of the campaign's map would read (the JSON and the page's compressed
+    """Build what a view of the campaign's map would read (the JSON and the page's script
     element) for every role and side that has a member, unless the cache has it already.
     Returns how many viewers' entries it made sure of (none off PostgreSQL or with the
     cache off)."""
@@ -138,6 +127,6 @@ def warm(campaign_id: int) -> int:
                                    .order_by("pk").values_list("user_id", "role", "side_id")):
         viewers.setdefault((role, side_id), user_id)
     for user in User.objects.filter(pk__in=viewers.values()):
-        # Builds and keeps the JSON on the way (the API's answer), then the page's part.
-        map_page_part(user=user, campaign=campaign)
+        # Builds and keeps the JSON on the way (the API's answer), then the page's element.
+        map_page_element(user=user, campaign=campaign)
     return len(viewers)

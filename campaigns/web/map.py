@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import zlib
 from collections.abc import Iterator
 
 from django.contrib.auth.decorators import login_required
@@ -16,9 +17,8 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from campaigns.gzip_parts import gzip_stream
 from campaigns.models import Campaign
-from campaigns.selectors.map_json import map_page_element, map_page_part
+from campaigns.selectors.map_json import map_page_element
 from campaigns.selectors.map_page import acting_for, map_page_tools
 from campaigns.web import campaign_page_context, member_or_404
 
@@ -55,28 +55,32 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> StreamingHttpRespons
     })
     head, tail = render_to_string("campaigns/map.html", context, request=request).split(slot)
 
+    parts = _page(head.encode(), user, campaign, tail.encode())
     gzipped = bool(re_accepts_gzip.search(request.headers.get("accept-encoding", "")))
-    response = StreamingHttpResponse(
-        _gzipped(head.encode(), user, campaign, tail.encode()) if gzipped
-        else _plain(head.encode(), user, campaign, tail.encode()),
-        content_type="text/html; charset=utf-8")
+    response = StreamingHttpResponse(_gzip(parts) if gzipped else parts,
+                                     content_type="text/html; charset=utf-8")
     patch_vary_headers(response, ("Accept-Encoding",))
     if gzipped:
-        # Compressed here, so the head can be flushed on its own (GZipMiddleware leaves a
-        # response with a Content-Encoding alone).
+        # Compressed here, so the head is flushed on its own (GZipMiddleware leaves a
+        # response with a Content-Encoding alone, and would hold the head back).
         response["Content-Encoding"] = "gzip"
     return response
 
 
-def _plain(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
+def _page(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
+    """The head at once, then the map's script element (kept in the cache per state and
+    side) and the rest."""
     yield head
     yield map_page_element(user=user, campaign=campaign) + tail
 
 
-def _gzipped(head: bytes, user: User, campaign: Campaign, tail: bytes) -> Iterator[bytes]:
-    """The head at once, as a complete gzip block; the map's script element is compressed
-    once per state and side and kept in the cache (campaigns/gzip_parts.py)."""
-    return gzip_stream(head, lambda: map_page_part(user=user, campaign=campaign), tail)
+def _gzip(parts: Iterator[bytes]) -> Iterator[bytes]:
+    """One gzip stream, each part flushed as it comes (zlib: a sync flush ends a part on a
+    byte boundary the browser can decode at once)."""
+    stream = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: with the gzip header and trailer
+    for part in parts:
+        yield stream.compress(part) + stream.flush(zlib.Z_SYNC_FLUSH)
+    yield stream.flush()
 
 
 @login_required

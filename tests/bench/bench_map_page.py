@@ -13,8 +13,8 @@ The server keeps the map JSON per side and game state in its cache
 (campaigns/selectors/map_json.py), here Redis as in production (BENCH_REDIS_URL, default
 redis://127.0.0.1:6379/5), so the map page is timed twice: "repeat view", the state unchanged
 since the side last loaded the map (the JSON comes from the cache), and "after a change", the
-first view after a committed write to the campaign (before each such run the benchmark
-touches a unit, so the JSON is built anew).
+first view after a committed change to the campaign (before each such run the benchmark
+moves the campaign's state version, as the campaign lock does, so the JSON is built anew).
 
 Method: each run opens a new browser context (empty cache) and navigates to the map page as
 an alliance player (a repeat view, then a view after a change) or to the static SVG; the
@@ -448,8 +448,9 @@ JSON in its cache per side and game state (`campaigns/selectors/map_json.py`), s
 timed twice:
 - repeat view: the state has not changed since the side last loaded the map, the JSON comes
   from the cache: the usual case, as players open the map far more often than anyone acts;
-- after a change: the first view after a committed write to the campaign (the benchmark
-  touches a unit before each of these runs), the JSON built anew.
+- after a change: the first view after a committed change to the campaign (the benchmark
+  moves its state version, as the campaign lock does, before each of these runs), the JSON
+  built anew.
 
 Every run is a new browser context (empty cache); repeat view, SVG and after a change take
 turns, {RUNS} runs each after one warm-up each. Times from navigation start:

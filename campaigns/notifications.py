@@ -12,32 +12,36 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
 
-def enqueue_after_commit(task: Any, *args: Any) -> None:
-    """Once the transaction commits, hand `task` to Celery; the one place services enqueue.
-    A broker that is down never turns a committed action into an error: the failure is
-    logged, and what it was for is picked up again (the sweep sends stranded mails, the map
-    cache is built on the next read)."""
+def enqueue_after_commit(task_name: str, *args: Any) -> None:
+    """Once the transaction commits, hand the task of that name to Celery; the one place
+    services enqueue. Tasks are named, not imported: the task modules are entry points that
+    call the services, never the other way round. A broker that is down never turns a
+    committed action into an error: the failure is logged, and what it was for is picked up
+    again (the sweep sends stranded mails, the map cache is built on the next read)."""
 
     def enqueue() -> None:
         try:
+            task = current_app.tasks.get(task_name)
+            if task is None:  # not imported yet in this process: Celery's autodiscovery
+                current_app.loader.import_default_modules()
+                task = current_app.tasks[task_name]
             task.delay(*args)
         except Exception:
-            logger.warning("could not enqueue %s%r after commit", task.name, args,
+            logger.warning("could not enqueue %s%r after commit", task_name, args,
                            exc_info=True)
 
     transaction.on_commit(enqueue)
 
 
 def deliver_notifications(notification_ids: Sequence[int]) -> None:
-    from campaigns.tasks import send_notification_emails
-
-    enqueue_after_commit(send_notification_emails, list(notification_ids))
+    enqueue_after_commit("campaigns.tasks.send_notification_emails", list(notification_ids))
 
 
 def stranded_notification_ids(*, older_than_seconds: int = 300, limit: int = 500) -> list[int]:

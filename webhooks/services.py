@@ -205,10 +205,8 @@ def on_event(event: Event) -> list[Delivery]:
     message = message_of(event)
     deliveries = [Delivery.objects.create(webhook=h, event=event, body=body_for(h.format, message))
                   for h in hooks]
-    from webhooks.tasks import deliver_webhook
-
     for d in deliveries:
-        enqueue_after_commit(deliver_webhook, d.pk)
+        enqueue_after_commit("webhooks.tasks.deliver_webhook", d.pk)
     return deliveries
 
 
@@ -219,9 +217,7 @@ def webhook_test(*, user: User, webhook: Webhook) -> Delivery:
                       text="Warcamp will post this campaign's events here.", kind="test",
                       event_id=None, turn=None, at=timezone.now().isoformat())
     delivery = Delivery.objects.create(webhook=webhook, body=body_for(webhook.format, message))
-    from webhooks.tasks import deliver_webhook
-
-    enqueue_after_commit(deliver_webhook, delivery.pk)
+    enqueue_after_commit("webhooks.tasks.deliver_webhook", delivery.pk)
     return delivery
 
 

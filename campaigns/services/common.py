@@ -40,13 +40,11 @@ def lock_campaign_id(campaign_id: int) -> Campaign:
     keys the map cache (campaigns/selectors/map_json.py), and once the change is committed a
     task builds the campaign's map JSON again for the cache (campaigns.tasks.warm_map_cache;
     robust: a broker that is down costs only the warm cache)."""
-    from campaigns.tasks import warm_map_cache
-
     # The UPDATE takes the row lock; the SELECT … FOR UPDATE then reads the row fresh.
     if not Campaign.objects.filter(pk=campaign_id).update(
             state_version=F("state_version") + 1):
         raise Campaign.DoesNotExist(f"There is no campaign {campaign_id}.")
-    enqueue_after_commit(warm_map_cache, campaign_id)
+    enqueue_after_commit("campaigns.tasks.warm_map_cache", campaign_id)
     return Campaign.objects.select_for_update().get(pk=campaign_id)
 
 

@@ -102,3 +102,11 @@ def test_with_the_broker_down_an_action_answers_and_the_sweep_sends_its_mails(
     tasks.sweep_deadlines()
     assert Notification.objects.filter(emailed_at__isnull=True, email_skipped=False).count() == 0
     assert len(mail.outbox) == Notification.objects.filter(emailed_at__isnull=False).count()
+
+
+def test_the_tasks_services_enqueue_by_name_are_registered():
+    from celery import current_app
+
+    current_app.loader.import_default_modules()  # as enqueue_after_commit does
+    assert {"campaigns.tasks.warm_map_cache", "campaigns.tasks.send_notification_emails",
+            "webhooks.tasks.deliver_webhook"} <= set(current_app.tasks)

@@ -15,8 +15,8 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from campaigns.exports.markup import render_markdown, render_post
 from campaigns.exports.text import absolutize
+from campaigns.markup import render_markdown, render_post
 from campaigns.models import Campaign, Membership, Post, Thread, ThreadAudience
 from campaigns.selectors.forum import can_read, latest_posts, token_user
 from campaigns.services.forum import threads_ensure

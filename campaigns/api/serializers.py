@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
 
 from campaigns.models import FortificationKind, PhaseKind, Role, SideKind
@@ -118,21 +116,3 @@ class PhaseBoardSerializer(serializers.Serializer):
     deadline_at = serializers.DateTimeField()
     dice_commitment = serializers.CharField()
     players = PhasePlayerSerializer(many=True)
-
-
-def map_response(state: dict[str, Any]) -> dict[str, Any]:
-    """`selectors.map_state` in the API's shape. Built as plain data rather than through
-    MapStateSerializer (which documents it): the map is the hot read, thousands of units."""
-    phase = state["phase"]
-    game_map = state["map"]
-    return {
-        "turn": phase["turn"] if phase else None,
-        "phase": phase,
-        "viewer": state["viewer"],
-        "map": {"cols": game_map["cols"], "rows": game_map["rows"],
-                "default_terrain": game_map["default_terrain"]},
-        "hexes": [{"hex": h, "terrain": t} for h, t in sorted(game_map["terrain"].items())],
-        "fortifications": state["fortifications"],
-        "stacks": state["stacks"],
-        "sightings": state["sightings"],
-    }

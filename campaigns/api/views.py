@@ -37,10 +37,9 @@ from campaigns.api.serializers import (
     MapStateSerializer,
     PhaseBoardSerializer,
     PhaseSerializer,
-    map_response,
 )
 from campaigns.models import Campaign, Role
-from campaigns.selectors.map_json import map_json
+from campaigns.selectors.map_json import map_json, map_response
 from campaigns.services import (
     campaign_join,
     orders_mark_done,

@@ -2,7 +2,7 @@
 merge, reorder, mount, attack, siege, repair, pops and the GM's tools (writes).
 
 Every id in a URL or body names something the caller may know of, or the answer is 404
-exactly as for an id that does not exist (campaigns/selectors/play.py decides what is
+exactly as for an id that does not exist (campaigns/services/previews.py decides what is
 visible); permissions and rules are the services', answered as 400/403 by api/errors.py.
 A stack in an answer has the shape of that stack in the map JSON, so the map can update it
 in place; like the map, answers holding stacks are plain data (a serializer would add the
@@ -38,7 +38,6 @@ from campaigns.api.views import (
     _user,
 )
 from campaigns.models import Campaign, EventKind, Fortification, Membership, Stack, Unit
-from campaigns.selectors import play
 from campaigns.services import (
     fortification_adjust_hits,
     fortification_besiege,
@@ -56,6 +55,7 @@ from campaigns.services import (
     unit_adjust_hits,
     units_mount,
 )
+from campaigns.services import previews as play
 from campaigns.services.deadlines import phase_processing_unflag
 
 # Reads of play check the order's rights too (400 wrong phase, 403 not your stack).

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from accounts.models import User
-from campaigns.exports.markup import escape_markdown, markdown_to_bbcode
+from campaigns.markup import escape_markdown, markdown_to_bbcode
 from campaigns.models import Campaign, Event, EventKind, Phase, Post, Turn
 from campaigns.selectors.dice import viewer_of
 from campaigns.selectors.forum import phase_event_rows

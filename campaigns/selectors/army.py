@@ -9,10 +9,23 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError
-from campaigns.models import Campaign, Role, Unit, UnitType, army_units
+from campaigns.fetch import unit_stats
+from campaigns.models import Campaign, Membership, Role, Unit, UnitType, army_units
 from campaigns.selectors import _membership
-from campaigns.services.setup import army_points_spent
-from rules.erfworld.units import format_fraction
+from rules.erfworld.units import ArmyEntry, army_cost, format_fraction
+
+
+def army_entries(membership: Membership) -> dict[int, ArmyEntry]:
+    """The player's army as the rules see it, by unit type id."""
+    types = UnitType.objects.filter(owner=membership).annotate(n=army_units()).order_by("pk")
+    return {
+        t.pk: ArmyEntry(name=t.name, stats=unit_stats(t), count=t.n)
+        for t in types
+    }
+
+
+def army_points_spent(membership: Membership) -> Fraction:
+    return army_cost(list(army_entries(membership).values()))
 
 
 def unit_types_visible(*, user: User, campaign: Campaign) -> QuerySet[UnitType]:

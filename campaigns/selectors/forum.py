@@ -19,10 +19,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from campaigns.exports.markup import render_post
+from campaigns.markup import render_post
 from campaigns.models import (
     Campaign,
-    CampaignStatus,
     Event,
     Membership,
     Mute,
@@ -37,6 +36,9 @@ from campaigns.models import (
 )
 from campaigns.selectors import _membership
 from campaigns.selectors.dice import viewer_of
+from campaigns.selectors.readers import can_read as can_read
+from campaigns.selectors.readers import participant_ids as participant_ids
+from campaigns.selectors.readers import side_threads_open as side_threads_open
 from campaigns.selectors.reports import _for_viewer, _rows, _visible_events
 
 POSTS_PER_PAGE = 20
@@ -45,39 +47,6 @@ POSTS_PER_PAGE = 20
 def edit_window() -> timedelta:
     """How long after posting its author may still edit a post."""
     return timedelta(minutes=settings.FORUM_EDIT_MINUTES)
-
-
-def participant_ids(thread: Thread) -> set[int]:
-    """The users in a private conversation (cached on the thread object)."""
-    cached: set[int] | None = getattr(thread, "_participant_ids", None)
-    if cached is None:
-        cached = set(ThreadParticipant.objects.filter(thread=thread)
-                     .values_list("user_id", flat=True))
-        thread._participant_ids = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def can_read(membership: Membership | None, thread: Thread) -> bool:
-    """Whether a member may read a thread (posting asks more: `write_refusal`)."""
-    if membership is None or membership.campaign_id != thread.campaign_id:
-        return False
-    if thread.audience == ThreadAudience.PRIVATE:
-        return (membership.user_id in participant_ids(thread)
-                or (membership.role == Role.GM and thread.gm_reads))
-    if membership.role == Role.GM:
-        return True
-    if thread.audience == ThreadAudience.PUBLIC:
-        return True
-    if thread.audience == ThreadAudience.SIDE:
-        return (membership.role == Role.PLAYER and membership.side_id == thread.side_id) or \
-            side_threads_open(thread)
-    return False
-
-
-def side_threads_open(thread: Thread) -> bool:
-    """A side's threads that side opened to every member after the end (the fog lifts)."""
-    return (thread.side is not None and thread.side.threads_opened_at is not None
-            and thread.campaign.status == CampaignStatus.FINISHED)
 
 
 def write_refusal(membership: Membership, thread: Thread) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from campaigns.access import require_gm
 from campaigns.errors import NotAllowedError, ScenarioError
 from campaigns.models import (
     Campaign,
@@ -27,7 +28,6 @@ from campaigns.models import (
     Unit,
 )
 from campaigns.scenarios import SCENARIO_DIR, file_scenario_keys
-from campaigns.services.common import require_gm
 
 # What the GM panel lists as the record of overrules and clock changes.
 GM_EVENT_KINDS = (

@@ -15,6 +15,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from accounts.models import User
+from campaigns.access import membership_of
 from campaigns.fetch import unit_stats
 from campaigns.models import (
     Absence,
@@ -31,7 +32,6 @@ from campaigns.models import (
 )
 from campaigns.selectors.absences import local_today
 from campaigns.selectors.records import Record, campaign_records
-from campaigns.services.common import membership_of
 from rules.erfworld.types import Special
 from rules.erfworld.units import (
     ArmyEntry,
@@ -170,7 +170,7 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
 
 def _standing(viewer: Membership) -> dict[str, Any]:
     """The viewer's standing orders as the overview's form shows them, with their scouts."""
-    from campaigns.services.standing import MODES, describe
+    from campaigns.selectors.standing import MODES, describe
 
     # (Filtered here: SQLite, the embedded default, has no JSON "contains" lookup.)
     scouts = [{"id": u.pk, "name": u.name} for u in Unit.objects.filter(

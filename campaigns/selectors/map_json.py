@@ -19,7 +19,7 @@ MAP_CACHE_SECONDS is 0.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
@@ -31,6 +31,25 @@ from accounts.models import User
 from campaigns.models import Campaign, Membership
 
 T = TypeVar("T")
+
+
+def map_response(state: dict[str, Any]) -> dict[str, Any]:
+    """`selectors.map_state` in the API's shape (the API's map answer). Built as plain data
+    rather than through the API's MapStateSerializer (which documents it): the map is the
+    hot read, thousands of units."""
+    phase = state["phase"]
+    game_map = state["map"]
+    return {
+        "turn": phase["turn"] if phase else None,
+        "phase": phase,
+        "viewer": state["viewer"],
+        "map": {"cols": game_map["cols"], "rows": game_map["rows"],
+                "default_terrain": game_map["default_terrain"]},
+        "hexes": [{"hex": h, "terrain": t} for h, t in sorted(game_map["terrain"].items())],
+        "fortifications": state["fortifications"],
+        "stacks": state["stacks"],
+        "sightings": state["sightings"],
+    }
 
 
 def state_token(campaign_id: int) -> str | None:
@@ -63,7 +82,6 @@ def map_json_as(*, user: User, campaign: Campaign, variant: str,
                 make: Callable[[bytes], T]) -> T:
     """`make(map_json(...))`, kept in the cache as `variant` beside the JSON, under the same
     state version (the map page keeps its compressed script element so)."""
-    from campaigns.api.serializers import map_response
     from campaigns.selectors import _membership, map_state
 
     def build(campaign: Campaign) -> bytes:

@@ -42,7 +42,7 @@ def acting_for(*, viewer: Membership, on_behalf_of: str | None) -> dict[str, Any
     )
     if ally is None:
         return None
-    from campaigns.services.standing import describe
+    from campaigns.selectors.standing import describe
 
     return {"membership": ally.pk, "name": ally.user.public_name,
             "open_seat": ally.role == Role.FORMER, "standing": describe(ally)}

@@ -18,6 +18,7 @@ from accounts.models import User
 from campaigns.errors import RuleViolationError
 from campaigns.models import Campaign, Event, EventKind, Thread, Unit
 from campaigns.selectors.dice import HIDDEN, Viewer, viewer_of
+from campaigns.selectors.readers import can_read
 
 REPORT_KINDS = {
     "combat": EventKind.COMBAT,
@@ -57,8 +58,6 @@ def _own_unit_ids(viewer: Viewer, campaign: Campaign, ids: list[int]) -> set[int
 def _reads_thread(viewer: Viewer, thread_id: Any) -> bool:
     """A moderation event is for the readers of the thread it concerns (a private
     conversation's hidden post is nobody else's business)."""
-    from campaigns.selectors.forum import can_read
-
     thread = Thread.objects.filter(pk=thread_id).first() if isinstance(thread_id, int) else None
     return thread is not None and can_read(viewer.membership, thread)
 

@@ -26,7 +26,6 @@ from campaigns.services.phases import (
 from campaigns.services.setup import (
     army_mark_not_ready,
     army_mark_ready,
-    army_points_spent,
     campaign_create_from_scenario,
     campaign_join,
     campaign_start,
@@ -46,7 +45,6 @@ from campaigns.services.turns import pop_points_grant, pop_points_share, pops_bu
 __all__ = [
     "army_mark_not_ready",
     "army_mark_ready",
-    "army_points_spent",
     "campaign_create_from_scenario",
     "campaign_join",
     "campaign_start",

@@ -10,7 +10,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from campaigns.errors import NotAllowedError
+from campaigns.access import membership_of as membership_of
+from campaigns.access import require_alliance_player as require_alliance_player
+from campaigns.access import require_gm as require_gm
 from campaigns.models import (
     Campaign,
     DiceRoll,
@@ -22,7 +24,6 @@ from campaigns.models import (
     Phase,
     Role,
     Side,
-    SideKind,
 )
 from campaigns.notifications import deliver_notifications, enqueue_after_commit
 from rules.dice import Roll, SeededDice, roll_records
@@ -46,39 +47,6 @@ def lock_campaign_id(campaign_id: int) -> Campaign:
         raise Campaign.DoesNotExist(f"There is no campaign {campaign_id}.")
     enqueue_after_commit("campaigns.tasks.warm_map_cache", campaign_id)
     return Campaign.objects.select_for_update().get(pk=campaign_id)
-
-
-def membership_of(*, user: User, campaign: Campaign) -> Membership:
-    membership = (
-        Membership.objects.select_related("side", "user")
-        .filter(campaign=campaign, user=user)
-        .first()
-    )
-    if membership is None:
-        raise NotAllowedError(
-            f"{user.public_name} is not a member of the campaign {campaign.name!r}.",
-            code="not_member",
-        )
-    return membership
-
-
-def require_gm(*, user: User, campaign: Campaign) -> Membership:
-    membership = membership_of(user=user, campaign=campaign)
-    if membership.role != Role.GM:
-        raise NotAllowedError("Only the Game Master may do this.", code="gm_only")
-    return membership
-
-
-def require_alliance_player(*, user: User, campaign: Campaign) -> Membership:
-    membership = membership_of(user=user, campaign=campaign)
-    if membership.role != Role.PLAYER or membership.side is None:
-        raise NotAllowedError(
-            "Only alliance players may do this; the Game Master plays the opposition.",
-            code="wrong_side",
-        )
-    if membership.side.kind != SideKind.ALLIANCE:
-        raise NotAllowedError("Only players of the alliance may do this.", code="wrong_side")
-    return membership
 
 
 def side_of(campaign: Campaign, kind: str) -> Side:

@@ -20,7 +20,7 @@ from campaigns.errors import (
     RuleViolationError,
     WrongStateError,
 )
-from campaigns.exports.markup import MARKUPS, escape_markdown, text_outside_quotes
+from campaigns.markup import MARKUPS, escape_markdown, text_outside_quotes
 from campaigns.models import (
     Campaign,
     CampaignStatus,

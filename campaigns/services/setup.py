@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
-from campaigns.fetch import is_commander, unit_stats
+from campaigns.fetch import is_commander
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -33,9 +33,9 @@ from campaigns.models import (
     Turn,
     Unit,
     UnitType,
-    army_units,
 )
 from campaigns.scenarios import ScenarioStack, load_scenario, load_usable_scenario
+from campaigns.selectors.army import army_entries
 from campaigns.services.common import (
     lock_campaign,
     members_of,
@@ -327,15 +327,6 @@ def _stats_from_input(
     return stats
 
 
-def _army_entries(membership: Membership) -> dict[int, ArmyEntry]:
-    """The player's army as the rules see it, by unit type id."""
-    types = UnitType.objects.filter(owner=membership).annotate(n=army_units()).order_by("pk")
-    return {
-        t.pk: ArmyEntry(name=t.name, stats=unit_stats(t), count=t.n)
-        for t in types
-    }
-
-
 def _check_army(
     campaign: Campaign, entries: list[ArmyEntry], *, require_commander: bool
 ) -> None:
@@ -380,7 +371,7 @@ def unit_type_create(
     name = name.strip()
     stats = _stats_from_input(hits=hits, attack=attack, defence=defence, move=move,
                               specials=specials, name=name)
-    entries = _army_entries(membership)
+    entries = army_entries(membership)
     if any(e.name == name for e in entries.values()):
         raise RuleViolationError(f"You already have a unit type named {name!r}.",
                                  code="duplicate_name", field="name")
@@ -437,7 +428,7 @@ def unit_type_update(
     name = name.strip()
     stats = _stats_from_input(hits=hits, attack=attack, defence=defence, move=move,
                               specials=specials, name=name)
-    entries = _army_entries(membership)
+    entries = army_entries(membership)
     if any(e.name == name for pk, e in entries.items() if pk != unit_type.pk):
         raise RuleViolationError(f"You already have a unit type named {name!r}.",
                                  code="duplicate_name", field="name")
@@ -504,7 +495,7 @@ def units_buy(*, user: User, unit_type: UnitType, count: int) -> list[Unit]:
     if count < 1:
         raise RuleViolationError(f"Buy at least one unit, not {count}.",
                                  code="invalid_field", field="count")
-    entries = _army_entries(membership)
+    entries = army_entries(membership)
     old = entries[unit_type.pk]
     entries[unit_type.pk] = ArmyEntry(name=old.name, stats=old.stats, count=old.count + count)
     _check_army(campaign, list(entries.values()), require_commander=False)
@@ -530,17 +521,13 @@ def units_buy(*, user: User, unit_type: UnitType, count: int) -> list[Unit]:
     return units
 
 
-def army_points_spent(membership: Membership) -> Fraction:
-    return army_cost(list(_army_entries(membership).values()))
-
-
 @transaction.atomic
 def army_mark_ready(*, user: User, campaign: Campaign) -> Membership:
     """Declare the army finished: the ruleset checks budget, unit types and a commander."""
     campaign = lock_campaign(campaign)
     membership = require_alliance_player(user=user, campaign=campaign)
     _require_designing(campaign, membership)
-    entries = list(_army_entries(membership).values())
+    entries = list(army_entries(membership).values())
     _check_army(campaign, entries, require_commander=True)
     membership.army_ready_at = timezone.now()
     membership.save(update_fields=["army_ready_at"])

@@ -25,27 +25,11 @@ from campaigns.models import (
     ScoutOrder,
     Unit,
 )
+from campaigns.selectors.standing import MODES, describe
 from campaigns.services.common import lock_campaign, record_event, require_alliance_player
 from campaigns.services.engine import Actor
 from rules.erfworld.types import Special
 from rules.hexgrid import Direction
-
-MODES = {"": "the Chief Warlord decides", "hold": "hold: no moves, no attacks",
-         "no_attacks": "no attacks (moves allowed)"}
-
-
-def describe(member: Membership) -> str:
-    """The player's standing orders in one sentence, for the Chief Warlord ("" if none)."""
-    parts = []
-    if member.standing_orders:
-        parts.append(MODES[member.standing_orders].capitalize())
-    if member.standing_scout_id and member.standing_directions:
-        scout = member.standing_scout
-        name = scout.name if scout is not None else "their scout"
-        parts.append(f"{name} scouts {' '.join(member.standing_directions)}")
-    if member.standing_note:
-        parts.append(f"note: {member.standing_note}")
-    return "; ".join(parts) + ("." if parts else "")
 
 
 @transaction.atomic

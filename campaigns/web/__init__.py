@@ -68,7 +68,7 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
                if not p["done"] and not p["late"] and not p["stands_down"]]
     late = [p for p in board["players"] if not p["done"] and (p["late"] or p["stands_down"])]
     if is_chief and late:
-        from campaigns.services.standing import describe
+        from campaigns.selectors.standing import describe
 
         filed = {m.pk: describe(m) for m in Membership.objects.select_related(
             "standing_scout").filter(pk__in=[p["membership"] for p in late])}

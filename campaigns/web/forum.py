@@ -27,7 +27,6 @@ from campaigns.exports.mapimage import (
     render_png,
     render_svg,
 )
-from campaigns.exports.markup import MARKUPS, quote_bbcode, quote_markdown, render_post
 from campaigns.exports.text import (
     Export,
     phase_post,
@@ -37,6 +36,7 @@ from campaigns.exports.text import (
     turn_export,
 )
 from campaigns.feeds import ThreadFeed
+from campaigns.markup import MARKUPS, quote_bbcode, quote_markdown, render_post
 from campaigns.models import (
     Campaign,
     Event,

@@ -6,7 +6,8 @@ import pytest
 from campaigns.errors import CampaignError
 from campaigns.models import Event, Fortification, Membership, Phase, Stack, Unit
 from campaigns.selectors import campaign_game_state, phase_history
-from campaigns.services import army_points_spent, orders_mark_done, phase_end
+from campaigns.selectors.army import army_points_spent
+from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.gm_tools import (
     fortification_adjust_hits,
     phase_revert,

@@ -26,7 +26,7 @@ from campaigns.models import (
     Stack,
     Unit,
 )
-from campaigns.selectors.play import attack_preview, stack_reachable
+from campaigns.services.previews import attack_preview, stack_reachable
 from rules.erfworld.units import (
     ArmyEntry,
     army_cost,

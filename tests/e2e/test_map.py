@@ -6,8 +6,8 @@ import pytest
 
 from campaigns.errors import RuleViolationError
 from campaigns.models import Map, Membership, ScoutOrder, Stack, Unit, UnitType
-from campaigns.selectors.play import attack_preview, stack_reachable
 from campaigns.services import phase_end, pops_buy, scout_order_give
+from campaigns.services.previews import attack_preview, stack_reachable
 from rules.hexgrid import Grid, format_label, parse_label
 from tests.e2e.conftest import PHONE
 from tests.factories import started_campaign_factory

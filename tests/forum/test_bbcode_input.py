@@ -6,7 +6,7 @@ import pytest
 
 from accounts.models import NotificationKind
 from campaigns.errors import CampaignError
-from campaigns.exports.markup import render_bbcode, text_outside_quotes
+from campaigns.markup import render_bbcode, text_outside_quotes
 from campaigns.models import Notification, Post
 from campaigns.services.forum import post_create, post_edit
 from tests.forum.conftest import XSS_PAYLOADS, assert_neutralized

@@ -93,7 +93,7 @@ def test_the_turn_export_bbcode_parses_and_round_trips(scouted, client_as):
     url = f"/campaigns/{campaign.pk}/export/turns/1/"
     bb = client.get(url + "?format=bbcode").content.decode()
     md = client.get(url + "?format=markdown").content.decode()
-    from campaigns.exports.markup import render_markdown
+    from campaigns.markup import render_markdown
     from tests.forum.test_markup import text_of
 
     assert text_of(_bb(bb)) == text_of(render_markdown(md))
@@ -193,7 +193,7 @@ def test_a_wall_is_drawn_on_its_hexside(started, client):
 
 
 def test_every_report_export_bbcode_parses_and_round_trips(scouted, client_as):
-    from campaigns.exports.markup import render_markdown
+    from campaigns.markup import render_markdown
     from campaigns.services.move_combat import stack_attack
     from tests.campaigns.engine_setup import opposition_stack, own_stack, put
     from tests.forum.test_markup import text_of

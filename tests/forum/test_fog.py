@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.exports.mapimage import map_picture
-from campaigns.exports.markup import render_markdown
+from campaigns.markup import render_markdown
 from campaigns.models import Event, Phase, Post, Thread, Turn, Unit
 from campaigns.selectors.forum import readable_threads
 from campaigns.services import phase_end

@@ -182,7 +182,7 @@ def test_pages_hold_twenty_posts(started, threads):
 
 
 def test_quoting_a_post_does_not_mention_its_people_again(started, threads):
-    from campaigns.exports.markup import quote_markdown
+    from campaigns.markup import quote_markdown
 
     p1, p2 = started[2]
     gm = started[1]

@@ -5,7 +5,7 @@ from html.parser import HTMLParser
 import bbcode
 import pytest
 
-from campaigns.exports.markup import escape_markdown, markdown_to_bbcode, render_markdown
+from campaigns.markup import escape_markdown, markdown_to_bbcode, render_markdown
 from tests.forum.conftest import XSS_PAYLOADS, assert_neutralized
 
 _BLOCKS = {"p", "br", "li", "ul", "ol", "blockquote", "h1", "h2", "h3", "pre", "div", "hr"}

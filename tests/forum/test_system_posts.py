@@ -3,7 +3,7 @@ lands in the right thread(s) once, and links to the page that reports it in full
 
 import pytest
 
-from campaigns.exports.markup import escape_markdown
+from campaigns.markup import escape_markdown
 from campaigns.models import Event, Fortification, Phase, Post, Stack
 from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.deadlines import sweep

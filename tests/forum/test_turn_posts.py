@@ -5,8 +5,8 @@ a map picture whose address works without a login (and only for that one picture
 import pytest
 from django.test import Client
 
-from campaigns.exports.markup import render_bbcode
 from campaigns.exports.text import PhasePost, phase_post
+from campaigns.markup import render_bbcode
 from campaigns.models import Event, EventKind, Phase
 from campaigns.services import phase_end
 from campaigns.services.move_combat import stack_attack, stack_move

@@ -9,9 +9,9 @@ import zlib
 import pytest
 from django.urls import reverse
 
-from campaigns.api.serializers import map_response
 from campaigns.models import Stack, Unit
 from campaigns.selectors import map_state
+from campaigns.selectors.map_json import map_response
 from campaigns.services import scout_order_give
 from tests.factories import UserFactory, started_campaign_factory
 

@@ -1,5 +1,6 @@
-"""Reads of play: which stacks and fortifications a user may name, where a stack can move, and
-the exact odds of an attack, computed exactly as the move and attack services would.
+"""Previews of play, reads that change nothing: which stacks and fortifications a user may
+name, where a stack can move, and the exact odds of an attack, computed exactly as the move
+and attack services would.
 
 Nothing here changes the game or rolls a die. The permission checks are the services' own
 (`acting`, `require_own`); the boards and the Combat are built by the services' functions

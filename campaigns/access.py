@@ -7,7 +7,7 @@ from accounts.models import User
 from campaigns.errors import NotAllowedError
 from campaigns.models import Campaign, Membership, Role, SideKind
 
-__all__ = ["membership_of", "require_alliance_player", "require_gm"]
+__all__ = ["is_open_seat", "membership_of", "require_alliance_player", "require_gm"]
 
 
 def membership_of(*, user: User, campaign: Campaign) -> Membership:
@@ -41,3 +41,8 @@ def require_alliance_player(*, user: User, campaign: Campaign) -> Membership:
     if membership.side.kind != SideKind.ALLIANCE:
         raise NotAllowedError("Only players of the alliance may do this.", code="wrong_side")
     return membership
+
+
+def is_open_seat(member: Membership) -> bool:
+    """A former player's seat that nobody has taken yet."""
+    return member.role == Role.FORMER and member.successor_id is None and member.left_at is not None

@@ -1,5 +1,7 @@
 """The campaigns app: campaigns, armies, phases, orders, sightings and their records."""
 
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -8,4 +10,14 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self) -> None:
+        from campaigns.services.common import event_recorded
         from config import checks  # noqa: F401 - registers the deployment checks
+
+        event_recorded.connect(_forum_answers, dispatch_uid="campaigns.forum")
+
+
+def _forum_answers(sender: Any, *, event: Any, **kwargs: Any) -> None:
+    """The forum's threads and system posts of an event (services.forum.forum_on_event)."""
+    from campaigns.services.forum import forum_on_event
+
+    forum_on_event(event)

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
@@ -67,3 +71,15 @@ def parse_clock(value: str) -> time:
         return time(int(hours), int(minutes))
     except ValueError:
         raise ValueError(f"a time of day as HH:MM (e.g. 21:00), not {value!r}.") from None
+
+
+def phase_deadline(campaign: Campaign, kind: str, opened_at: datetime) -> datetime:
+    """When a phase of `kind` opened at `opened_at` ends, in the campaign's deadline mode
+    (its hours after opening, or the clock time at least that many hours on)."""
+    hours = campaign.hours_for(kind)
+    if campaign.deadline_mode == "clock":
+        return clock_deadline(opened_at=opened_at, min_hours=hours,
+                              clock=parse_clock(campaign.deadline_clock),
+                              zone_name=campaign.deadline_zone,
+                              days_off=frozenset(campaign.deadline_days_off))
+    return opened_at + timedelta(hours=hours)

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from accounts.models import NotificationKind, User
 from accounts.timefmt import format_local, zoned_text
+from campaigns.selectors.notifications import _link
 
 SALT = "warcamp.mail.unsubscribe"
 
@@ -39,8 +40,6 @@ def absolute(path: str) -> str:
 
 def notification_mail(note: Any) -> EmailMultiAlternatives:
     """The mail of one notification, for its user."""
-    from campaigns.selectors.notifications import _link
-
     user: User = note.user
     href, label = _link(note)
     unsubscribe = absolute(reverse("mail-unsubscribe",
@@ -64,8 +63,6 @@ def notification_mail(note: Any) -> EmailMultiAlternatives:
 
 def digest_mail(user: User, notes: list[Any]) -> EmailMultiAlternatives:
     """The day's digest: every notification with its campaign, time and link, oldest first."""
-    from campaigns.selectors.notifications import _link
-
     items = []
     for note in notes:
         href, label = _link(note)

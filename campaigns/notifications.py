@@ -16,6 +16,8 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns.mail import digest_mail, notification_mail
+
 logger = logging.getLogger(__name__)
 
 
@@ -80,8 +82,6 @@ def notifications_send_email(*, notification_ids: Sequence[int]) -> int:
                 continue
             if note.user.email_digest:
                 continue  # it waits for the day's digest (send_email_digests)
-            from campaigns.mail import notification_mail
-
             notification_mail(note).send()
             note.emailed_at = timezone.now()
             note.save(update_fields=["emailed_at"])
@@ -92,7 +92,6 @@ def notifications_send_email(*, notification_ids: Sequence[int]) -> int:
 def send_email_digests() -> int:
     """Once a day: each user who chose the digest gets one mail with every notification not
     yet mailed that they want by mail (the others are marked skipped); returns the mails."""
-    from campaigns.mail import digest_mail
     from campaigns.models import Notification
 
     sent = 0

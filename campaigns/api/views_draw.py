@@ -23,7 +23,8 @@ from campaigns.api.views import (
 )
 from campaigns.models import Declaration, DeclarationKind, DeclarationStatus
 from campaigns.selectors.draw import declarations_of
-from campaigns.services.draw import DRAW_MAX_LENGTH, declaration_withdraw, phase_draw
+from campaigns.services.draw import DRAW_MAX_LENGTH, declaration_withdraw
+from campaigns.services.phases import phase_draw
 
 
 class DrawApi(APIView):

@@ -32,6 +32,7 @@ from campaigns.models import (
 )
 from campaigns.selectors.absences import local_today
 from campaigns.selectors.records import Record, campaign_records
+from campaigns.selectors.standing import MODES, describe
 from rules.erfworld.types import Special
 from rules.erfworld.units import (
     ArmyEntry,
@@ -170,8 +171,6 @@ def lobby_state(*, user: User, campaign: Campaign) -> dict[str, Any]:
 
 def _standing(viewer: Membership) -> dict[str, Any]:
     """The viewer's standing orders as the overview's form shows them, with their scouts."""
-    from campaigns.selectors.standing import MODES, describe
-
     # (Filtered here: SQLite, the embedded default, has no JSON "contains" lookup.)
     scouts = [{"id": u.pk, "name": u.name} for u in Unit.objects.filter(
         owner=viewer, current_hits__gt=0).select_related("unit_type").order_by("created_seq", "pk")

@@ -19,6 +19,7 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
+from campaigns.selectors.standing import describe
 
 
 def acting_for(*, viewer: Membership, on_behalf_of: str | None) -> dict[str, Any] | None:
@@ -42,8 +43,6 @@ def acting_for(*, viewer: Membership, on_behalf_of: str | None) -> dict[str, Any
     )
     if ally is None:
         return None
-    from campaigns.selectors.standing import describe
-
     return {"membership": ally.pk, "name": ally.user.public_name,
             "open_seat": ally.role == Role.FORMER, "standing": describe(ally)}
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db.models import F
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.models import User
@@ -27,6 +28,11 @@ from campaigns.models import (
 )
 from campaigns.notifications import deliver_notifications, enqueue_after_commit
 from rules.dice import Roll, SeededDice, roll_records
+
+# Sent for every recorded event, inside the transaction that records it (`event`: the Event).
+# Its receivers are connected by the apps that answer events (CampaignsConfig.ready: the
+# forum; WebhooksConfig.ready: the webhooks), so record_event imports none of them.
+event_recorded = Signal()
 
 
 def lock_campaign(campaign: Campaign) -> Campaign:
@@ -63,8 +69,6 @@ def record_event(
     phase: Phase | None = None,
     side: Side | None = None,
 ) -> Event:
-    from campaigns.services.forum import forum_on_event
-
     # Event ids are random, so the events' order is their time: strictly increasing within
     # the campaign, even for two events in the same microsecond (or under a frozen clock).
     now = timezone.now()
@@ -82,12 +86,9 @@ def record_event(
         phase=phase,
         side=side,
     )
-    # The forum's threads and system posts are written in the same transaction as the event,
-    # and the deliveries of the campaign's webhooks.
-    forum_on_event(event)
-    from webhooks.services import on_event
-
-    on_event(event)
+    # Those who answer events (the forum's threads and system posts, the deliveries of the
+    # campaign's webhooks) do so in the same transaction, as the event's receivers.
+    event_recorded.send(sender=Event, event=event)
     return event
 
 

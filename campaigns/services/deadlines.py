@@ -31,6 +31,7 @@ from campaigns.models import (
     PhaseStatus,
     PlayerPhaseStatus,
 )
+from campaigns.selectors.absences import covered
 from campaigns.services.common import (
     lock_campaign_id,
     members_of,
@@ -38,7 +39,8 @@ from campaigns.services.common import (
     record_event,
     require_gm,
 )
-from campaigns.services.phases import ALLIANCE_PHASES, phase_close
+from campaigns.services.phase_state import ALLIANCE_PHASES, save_moved_deadline
+from campaigns.services.phases import phase_close
 
 logger = logging.getLogger(__name__)
 
@@ -181,8 +183,6 @@ def _extended_for_absences(campaign: Campaign, phase: Phase, now: datetime) -> b
     if not campaign.absence_extends or phase.kind not in ALLIANCE_PHASES:
         return False
     from campaigns.models import Absence
-    from campaigns.selectors.absences import covered
-
     pending = _pending_players(phase)
     ends: list[tuple[datetime, Membership]] = []
     for a in Absence.objects.filter(membership__in=pending).select_related("membership__user"):
@@ -369,18 +369,6 @@ def _require_reason(reason: str) -> str:
         raise RuleViolationError("Give a reason: GM decisions are recorded with why.",
                                  code="reason_required", field="reason")
     return reason
-
-
-def save_moved_deadline(phase: Phase, *, now: datetime, fields: list[str]) -> None:
-    """Save a phase whose deadline (or paused time) moved: a deadline that had passed and been
-    processed and now lies ahead gives the players the extra time, so nobody is late any more."""
-    fields = [*fields, "version"]
-    if phase.deadline_processed_at is not None and phase.deadline_at > now:
-        phase.deadline_processed_at = None
-        fields.append("deadline_processed_at")
-        phase.player_statuses.filter(done_at__isnull=True).update(late=False, proxied_by=None)
-    phase.version += 1
-    phase.save(update_fields=fields)
 
 
 @transaction.atomic

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import NotificationKind, User
-from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.errors import CampaignError, RuleViolationError, WrongStateError
 from campaigns.models import (
     Campaign,
     Declaration,
@@ -30,7 +30,6 @@ from campaigns.models import (
     Membership,
     Phase,
     PhaseKind,
-    PhaseStatus,
     Role,
     SideKind,
     Unit,
@@ -38,13 +37,14 @@ from campaigns.models import (
 from campaigns.services.common import (
     lock_campaign,
     members_of,
-    membership_of,
     notify,
     record_event,
     require_gm,
     side_of,
 )
 from campaigns.services.engine import RESOLVING_DRAW, require_running
+from campaigns.services.move_combat import fortification_besiege, stack_attack
+from campaigns.services.phase_state import _open_phase_locked
 
 DRAW_MAX_LENGTH = 200
 
@@ -90,42 +90,6 @@ def ask_draw(*, campaign: Campaign, phase: Phase, actor: User | None, now: datet
     return phase
 
 
-@transaction.atomic
-def phase_draw(
-    *, user: User, campaign: Campaign, draw: str, expected_phase: Phase | None
-) -> Phase:
-    """An alliance player draws: the declared combats are resolved with dice mixed from the
-    phase's seed and `draw`, and the opposition phase closes (the next turn opens)."""
-    from campaigns.services.phases import _open_phase_locked, phase_close
-
-    campaign = lock_campaign(campaign)
-    require_running(campaign)
-    membership = membership_of(user=user, campaign=campaign)
-    if (membership.role != Role.PLAYER or membership.side is None
-            or membership.side.kind != SideKind.ALLIANCE):
-        raise NotAllowedError("Only an alliance player draws the opposition's dice.",
-                              code="alliance_only")
-    phase = _open_phase_locked(campaign)
-    if expected_phase is None:
-        raise RuleViolationError("Name the phase you draw for (expected_phase).",
-                                 code="invalid_field", field="expected_phase")
-    if expected_phase.pk != phase.pk or not phase.awaiting_draw:
-        raise WrongStateError("There is no draw waiting in this phase: it was made or the "
-                              "phase has moved on.", code="no_draw_waiting")
-    text = draw.strip()
-    if not text or len(text) > DRAW_MAX_LENGTH:
-        raise RuleViolationError(
-            f"A draw is 1 to {DRAW_MAX_LENGTH} characters of anything you choose (the page "
-            "offers a random one).", code="invalid_field", field="draw")
-    now = timezone.now()
-    resolve_draw(campaign=campaign, phase=phase, draw=text, by=membership, actor=user)
-    phase.refresh_from_db()
-    campaign.refresh_from_db()
-    if phase.status != PhaseStatus.OPEN:
-        return phase  # the campaign ended in one of the combats
-    return phase_close(campaign=campaign, phase=phase, actor=user, now=now)
-
-
 def resolve_draw(
     *, campaign: Campaign, phase: Phase, draw: str, by: Membership | None, actor: User | None
 ) -> None:
@@ -160,8 +124,6 @@ def resolve_draw(
 
 def _resolve_one(campaign: Campaign, phase: Phase, declaration: Declaration,
                  gm: User | None) -> None:
-    from campaigns.services.move_combat import fortification_besiege, stack_attack
-
     user = gm or declaration.declared_by
     try:
         with transaction.atomic():
@@ -205,8 +167,6 @@ def _resolve_one(campaign: Campaign, phase: Phase, declaration: Declaration,
 @transaction.atomic
 def declaration_withdraw(*, user: User, campaign: Campaign, declaration: Declaration) -> None:
     """The GM takes back a declared combat before the alliance is asked to draw."""
-    from campaigns.services.phases import _open_phase_locked
-
     campaign = lock_campaign(campaign)
     require_running(campaign)
     require_gm(user=user, campaign=campaign)

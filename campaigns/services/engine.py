@@ -42,6 +42,8 @@ from campaigns.services.common import (
     roll_payload,
     side_of,
 )
+from campaigns.services.knowledge import Glimpse, remember
+from campaigns.services.phase_state import _acting_for, _open_phase_locked, _record_proxy
 from rules.dice import Roll, SeededDice, mix_draw
 from rules.erfworld.board import Board
 from rules.erfworld.combat import CombatResult, CombatSide, CombatUnit
@@ -80,8 +82,6 @@ def acting(
 ) -> Actor:
     """The actor of a move/combat order (campaign locked): alliance players (or the Chief
     Warlord for a late player) in the move/combat phase, the GM in the opposition phase."""
-    from campaigns.services.phases import _acting_for, _open_phase_locked, _record_proxy
-
     require_running(campaign)
     phase = _open_phase_locked(campaign)
     if phase.kind == PhaseKind.MOVE_COMBAT:
@@ -430,8 +430,6 @@ def capture_fortified_hexes(
         )
         notify(event=event, users=members_of(campaign, side=by_kind[SideKind.ALLIANCE], gm=True))
     if captured and phase is not None:
-        from campaigns.services.knowledge import Glimpse, remember
-
         # The alliance learns the new holder of each fortified hex that changed hands.
         remember(campaign=campaign, phase=phase, side=by_kind[SideKind.ALLIANCE],
                  source=SightingSource.CAPTURE,

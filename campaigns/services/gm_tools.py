@@ -24,6 +24,7 @@ from campaigns.models import (
 from campaigns.services.common import lock_campaign, members_of, notify, record_event, require_gm
 from campaigns.services.engine import check_victory, require_running
 from campaigns.services.knowledge import restore_latest
+from campaigns.services.phase_state import _open_phase_locked
 
 
 def _reason(reason: str) -> str:
@@ -41,8 +42,6 @@ def phase_revert(
     """Put the game back exactly as it was when the open phase opened (its snapshot): units,
     stacks, fortifications, pop points. Events and dice rolls stay as the record, and the
     phase's dice numbering goes on (rolls are never re-used); the revert is an event."""
-    from campaigns.services.phases import _open_phase_locked
-
     campaign = lock_campaign(campaign)
     require_gm(user=user, campaign=campaign)
     require_running(campaign)

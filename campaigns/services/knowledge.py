@@ -19,7 +19,8 @@ from typing import Any
 
 from django.db.models import Max
 
-from campaigns.fetch import board_for
+from campaigns.errors import RuleViolationError, WrongStateError
+from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
     Campaign,
     Fortification,
@@ -32,9 +33,16 @@ from campaigns.models import (
     Unit,
 )
 from campaigns.services.common import side_of
-from rules.erfworld.scouting import ObservedStack, ObservedUnit, sighting
+from rules.erfworld.scouting import (
+    ObservedStack,
+    ObservedUnit,
+    ScoutOrderError,
+    sighting,
+    validate_scout_order,
+)
 from rules.erfworld.scouting import Sighting as RulesSighting
 from rules.erfworld.types import SideKind as RulesSideKind
+from rules.erfworld.types import Special
 from rules.hexgrid import format_label, parse_label
 
 
@@ -189,3 +197,33 @@ def sighting_json(seen: RulesSighting) -> dict[str, Any]:
             for f in seen.fortifications
         ],
     }
+
+
+def check_scout_path(campaign: Campaign, unit: Unit, directions: Sequence[str]) -> list[str]:
+    """The hexes `unit` would inspect along `directions` from where it stands now (§5), or
+    the rule's refusal (not on the map, not a scout, no commander in its hex, a bad path)."""
+    if unit.stack is None or unit.current_hits == 0:
+        raise WrongStateError(f"{unit.name} is not on the map.", code="not_on_map")
+    stats = unit_stats(unit.unit_type)
+    scout_hex = parse_label(unit.stack.hex)
+    commander_in_hex = any(
+        unit_stats(u.unit_type).has(Special.COMMANDER)
+        for u in Unit.objects.select_related("unit_type").filter(
+            campaign=campaign, side_id=unit.side_id, stack__hex=unit.stack.hex,
+            current_hits__gt=0,
+        )
+    )
+    try:
+        inspected = validate_scout_order(
+            scout=stats, scout_hex=scout_hex, commander_in_hex=commander_in_hex,
+            directions=list(directions), board=board_for(campaign),
+        )
+    except ScoutOrderError as exc:
+        if not stats.has(Special.SCOUT):
+            code = "not_a_scout"
+        elif not commander_in_hex:
+            code = "no_commander_in_hex"
+        else:
+            code = "invalid_scout_path"
+        raise RuleViolationError(str(exc), code=code, field="directions") from exc
+    return [format_label(h) for h in inspected]

@@ -66,6 +66,7 @@ from campaigns.services.engine import (
     store_phase_rolls,
 )
 from campaigns.services.knowledge import Glimpse, alliance_witnesses
+from campaigns.services.phase_state import _open_phase_locked
 from campaigns.services.standing import require_standing
 from rules.erfworld.board import Board, other_side
 from rules.erfworld.combat import (
@@ -876,8 +877,6 @@ def fortification_repair(
 ) -> Fortification:
     """An alliance player repairs a fortification their side holds with their pop points,
     1 point per hit, up to its starting hits (§4). Not in the opposition phase."""
-    from campaigns.services.phases import _open_phase_locked
-
     campaign = lock_campaign(campaign)
     require_running(campaign)
     phase = _open_phase_locked(campaign)

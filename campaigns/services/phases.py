@@ -2,121 +2,52 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import NotificationKind, User
-from campaigns.deadline_clock import clock_deadline, parse_clock
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
-from campaigns.fetch import board_for, unit_stats
 from campaigns.models import (
     Campaign,
-    CampaignStatus,
     EventKind,
     Membership,
     Phase,
     PhaseKind,
-    PhaseSnapshot,
     PhaseStatus,
     PlayerPhaseStatus,
     Role,
     ScoutOrder,
     SideKind,
     SightingSource,
-    Turn,
     Unit,
 )
-from campaigns.selectors.absences import missed_in_a_row, standing_down
+from campaigns.selectors.absences import standing_down
 from campaigns.services.common import (
     lock_campaign,
     members_of,
     membership_of,
     notify,
     record_event,
-    require_alliance_player,
     side_of,
 )
-from campaigns.services.knowledge import Glimpse, remember
-from campaigns.services.seats import is_open_seat
-from rules.dice import commitment, new_seed
-from rules.erfworld.scouting import (
-    ScoutOrderError,
-    validate_scout_order,
+from campaigns.services.draw import DRAW_MAX_LENGTH, ask_draw, needs_draw, resolve_draw
+from campaigns.services.engine import require_running
+from campaigns.services.knowledge import Glimpse, check_scout_path, remember
+from campaigns.services.phase_state import ALLIANCE_PHASES as ALLIANCE_PHASES
+from campaigns.services.phase_state import (
+    _acting_for,
+    _open_phase_locked,
+    _record_proxy,
+    commands_alliance,
+    is_late,
 )
-from rules.erfworld.types import Special
-from rules.hexgrid import format_label, parse_label
-
-ALLIANCE_PHASES = (PhaseKind.SCOUT, PhaseKind.MOVE_COMBAT)
-
-
-def phase_deadline(campaign: Campaign, kind: str, opened_at: datetime) -> datetime:
-    """When a phase of `kind` opened at `opened_at` ends, in the campaign's deadline mode."""
-    hours = campaign.hours_for(kind)
-    if campaign.deadline_mode == "clock":
-        return clock_deadline(opened_at=opened_at, min_hours=hours,
-                              clock=parse_clock(campaign.deadline_clock),
-                              zone_name=campaign.deadline_zone,
-                              days_off=frozenset(campaign.deadline_days_off))
-    return opened_at + timedelta(hours=hours)
-
-
-def open_phase(
-    *, campaign: Campaign, turn: Turn, kind: PhaseKind, now: datetime, actor: User | None
-) -> Phase:
-    """Open a phase (campaign locked): a fresh secret seed with its published commitment,
-    a status row per acting player, a snapshot of the whole game state, an event."""
-    from campaigns.selectors import campaign_game_state
-    from campaigns.services.settings import apply_pending_settings
-
-    apply_pending_settings(campaign)
-    seed = new_seed()
-    phase = Phase.objects.create(
-        campaign=campaign, turn=turn, kind=kind, status=PhaseStatus.OPEN, opened_at=now,
-        deadline_at=phase_deadline(campaign, kind, now), dice_seed=seed,
-        dice_commitment=commitment(seed),
-    )
-    acting = SideKind.ALLIANCE if kind in ALLIANCE_PHASES else SideKind.OPPOSITION
-    players = list(
-        Membership.objects.filter(campaign=campaign, role=Role.PLAYER, side__kind=acting)
-        .select_related("user", "side").order_by("pk")
-    )
-    if kind != PhaseKind.SCOUT:  # an alliance phase has just closed
-        _flag_quiet_players(campaign, list(
-            Membership.objects.filter(campaign=campaign, role=Role.PLAYER,
-                                      side__kind=SideKind.ALLIANCE)
-            .select_related("user", "side").order_by("pk")))
-    PlayerPhaseStatus.objects.bulk_create(
-        [PlayerPhaseStatus(phase=phase, membership=p) for p in players]
-    )
-    PhaseSnapshot.objects.create(phase=phase, state=campaign_game_state(campaign=campaign))
-    event = record_event(
-        campaign=campaign, kind=EventKind.PHASE_OPENED, actor=actor, phase=phase,
-        summary=f"Turn {turn.number}: the {phase.get_kind_display().lower()} is open until "
-        f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC.",
-        payload={"turn": turn.number, "kind": kind.value,
-                 "deadline_at": phase.deadline_at.isoformat(),
-                 "dice_commitment": phase.dice_commitment},
-    )
-    notify(event=event, users=[p.user for p in players] + members_of(campaign, gm=True),
-           kind=NotificationKind.PHASE_OPENED)
-    return phase
-
-
-def _open_phase_locked(campaign: Campaign) -> Phase:
-    phase = (
-        Phase.objects.select_for_update().select_related("turn")
-        .filter(campaign=campaign, status=PhaseStatus.OPEN).first()
-    )
-    if campaign.status == CampaignStatus.PAUSED:
-        raise WrongStateError("The campaign is paused by the GM: nothing can be done until it "
-                              "is resumed.", code="paused")
-    if campaign.status != CampaignStatus.RUNNING or phase is None:
-        raise WrongStateError("The campaign has no open phase.", code="no_open_phase")
-    return phase
+from campaigns.services.phase_state import open_phase as open_phase
+from campaigns.services.phase_state import phase_deadline as phase_deadline
+from campaigns.services.standing import apply_standing_scouts
+from campaigns.services.turns import close_acting_phase, reset_acting_state
 
 
 def _require_scout_phase(phase: Phase) -> None:
@@ -126,134 +57,6 @@ def _require_scout_phase(phase: Phase) -> None:
             f"{phase.get_kind_display().lower()}.",
             code="not_scout_phase",
         )
-
-
-def is_late(status: PlayerPhaseStatus, phase: Phase, now: datetime) -> bool:
-    """Late: not done when the phase's time (phase hours from opening) ran out (§5)."""
-    if status.done_at is not None:
-        return status.done_at > phase.deadline_at
-    return now >= phase.deadline_at
-
-
-def commands_alliance(campaign: Campaign, member: Membership) -> bool:
-    """The Chief Warlord, or the deputy while the Chief Warlord is away or has gone quiet."""
-    if member.is_chief_warlord:
-        return True
-    if not member.is_deputy:
-        return False
-    chief = (Membership.objects.select_related("user").filter(campaign=campaign,
-                                                              is_chief_warlord=True).first())
-    return chief is not None and stands_down(campaign, chief)
-
-
-def stands_down(campaign: Campaign, player: Membership) -> bool:
-    """Away on a declared absence, or gone quiet: acted for as if late, and not waited for
-    (campaigns.selectors.absences.standing_down)."""
-    return player.pk in standing_down(campaign, [player])
-
-
-def _flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
-    """A player who just reached the campaign's limit of phases missed in a row: the GM and
-    the Chief Warlord are told that the Chief Warlord now commands their stacks."""
-    limit = campaign.missed_phases_limit
-    if limit is None:
-        return
-    for player in acting:
-        if missed_in_a_row(player) != limit:
-            continue
-        event = record_event(
-            campaign=campaign, kind=EventKind.DEADLINE_REACHED, phase=None,
-            side=player.side,
-            summary=f"{player.user.public_name} has missed {limit} phases in a row: the Chief "
-            "Warlord commands their stacks until they give orders again.",
-            payload={"missed_in_a_row": limit, "membership": player.pk})
-        chief = Membership.objects.filter(campaign=campaign, is_chief_warlord=True).first()
-        notify(event=event, users=[*members_of(campaign, gm=True),
-                                   *([chief.user] if chief is not None else [])])
-
-
-def _acting_for(
-    *, user: User, campaign: Campaign, phase: Phase, on_behalf_of: Membership | None
-) -> tuple[Membership, Membership | None, PlayerPhaseStatus | None]:
-    """(the player whose orders these are, the Chief Warlord acting by proxy or None, and
-    that player's status row, locked; None for an open seat). Proxy needs the Chief Warlord
-    and a late player, or an open seat."""
-    actor = require_alliance_player(user=user, campaign=campaign)
-    player, proxy = actor, None
-    if on_behalf_of is not None and on_behalf_of.pk != actor.pk:
-        if not commands_alliance(campaign, actor):
-            raise NotAllowedError(
-                "Only the Chief Warlord may give orders for another player, and only once "
-                "that player is late (§5).",
-                code="chief_warlord_only",
-            )
-        target = Membership.objects.select_related("user", "side").filter(
-            pk=on_behalf_of.pk, campaign=campaign
-        ).first()
-        seat = target is not None and is_open_seat(target) and Unit.objects.filter(
-            owner=target, side=actor.side).exists()
-        if target is None or not seat and (target.role != Role.PLAYER
-                                           or target.side_id != actor.side_id):
-            raise NotAllowedError("That player is not in the alliance.", code="wrong_side")
-        player, proxy = target, actor
-        if seat:
-            # An open seat's units hold under the Chief Warlord, on the alliance's side; the
-            # seat has no status in the phase (it is not waited for) and is never "late".
-            player.side, player.side_id = actor.side, actor.side_id
-            return player, proxy, None
-    status = PlayerPhaseStatus.objects.select_for_update().filter(
-        phase=phase, membership=player
-    ).first()
-    if status is None:
-        raise NotAllowedError("That player takes no part in this phase.", code="not_acting")
-    # Late: the sweep marked it at the deadline, or the deadline has passed anyway.
-    if proxy is not None and not (status.late or is_late(status, phase, timezone.now())
-                                  or stands_down(campaign, player)):
-        raise NotAllowedError(
-            f"{player.user.public_name} is not late: the Chief Warlord may act for a player "
-            f"only after {campaign.hours_for(phase.kind)} hours from the phase opening without "
-            f"their orders being marked done (§5); that is {phase.deadline_at:%Y-%m-%d %H:%M} UTC.",
-            code="not_late",
-        )
-    return player, proxy, status
-
-
-def _record_proxy(status: PlayerPhaseStatus | None, proxy: Membership | None) -> None:
-    if proxy is None or status is None:
-        return
-    status.late = True
-    status.proxied_by = proxy
-    status.save(update_fields=["late", "proxied_by"])
-
-
-def check_scout_path(campaign: Campaign, unit: Unit, directions: Sequence[str]) -> list[str]:
-    """The hexes `unit` would inspect along `directions` from where it stands now (§5), or
-    the rule's refusal (not on the map, not a scout, no commander in its hex, a bad path)."""
-    if unit.stack is None or unit.current_hits == 0:
-        raise WrongStateError(f"{unit.name} is not on the map.", code="not_on_map")
-    stats = unit_stats(unit.unit_type)
-    scout_hex = parse_label(unit.stack.hex)
-    commander_in_hex = any(
-        unit_stats(u.unit_type).has(Special.COMMANDER)
-        for u in Unit.objects.select_related("unit_type").filter(
-            campaign=campaign, side_id=unit.side_id, stack__hex=unit.stack.hex,
-            current_hits__gt=0,
-        )
-    )
-    try:
-        inspected = validate_scout_order(
-            scout=stats, scout_hex=scout_hex, commander_in_hex=commander_in_hex,
-            directions=list(directions), board=board_for(campaign),
-        )
-    except ScoutOrderError as exc:
-        if not stats.has(Special.SCOUT):
-            code = "not_a_scout"
-        elif not commander_in_hex:
-            code = "no_commander_in_hex"
-        else:
-            code = "invalid_scout_path"
-        raise RuleViolationError(str(exc), code=code, field="directions") from exc
-    return [format_label(h) for h in inspected]
 
 
 @transaction.atomic
@@ -431,24 +234,17 @@ def phase_close(
     person, the deadline sweep (actor None) for a hard deadline or an early close.
     """
     user = actor
-    if phase.kind == PhaseKind.OPPOSITION:
-        from campaigns.services.draw import ask_draw, needs_draw, resolve_draw
-
-        if needs_draw(phase):
-            if not phase.awaiting_draw:
-                return ask_draw(campaign=campaign, phase=phase, actor=actor, now=now)
-            # The draw's deadline passed with no alliance player drawing: the server draws.
-            resolve_draw(campaign=campaign, phase=phase, draw="", by=None, actor=None)
-            phase.refresh_from_db()
-            campaign.refresh_from_db()
-            if phase.status != PhaseStatus.OPEN:
-                return phase
+    if phase.kind == PhaseKind.OPPOSITION and needs_draw(phase):
+        if not phase.awaiting_draw:
+            return ask_draw(campaign=campaign, phase=phase, actor=actor, now=now)
+        # The draw's deadline passed with no alliance player drawing: the server draws.
+        resolve_draw(campaign=campaign, phase=phase, draw="", by=None, actor=None)
+        phase.refresh_from_db()
+        campaign.refresh_from_db()
+        if phase.status != PhaseStatus.OPEN:
+            return phase
     if phase.kind != PhaseKind.SCOUT:
-        from campaigns.services.turns import close_acting_phase
-
         return close_acting_phase(campaign=campaign, phase=phase, actor=actor, now=now)
-    from campaigns.services.standing import apply_standing_scouts
-
     apply_standing_scouts(campaign, phase)
     report = _resolve_scouting(campaign, phase)
     statuses = list(phase.player_statuses.filter(done_at__isnull=True, late=False))
@@ -479,8 +275,6 @@ def phase_close(
     )
     campaign.version += 1
     campaign.save(update_fields=["version"])
-    from campaigns.services.turns import reset_acting_state
-
     reset_acting_state(campaign, SideKind.ALLIANCE)
     return open_phase(
         campaign=campaign, turn=phase.turn, kind=PhaseKind.MOVE_COMBAT, now=now, actor=user
@@ -498,3 +292,37 @@ def _resolve_scouting(campaign: Campaign, phase: Phase) -> list[dict[str, Any]]:
                     glimpses=[Glimpse(hex=h, stacks=None, forts=True) for h in hexes],
                     source=SightingSource.SCOUT)
     return [s.seen for s in seen]
+
+
+@transaction.atomic
+def phase_draw(
+    *, user: User, campaign: Campaign, draw: str, expected_phase: Phase | None
+) -> Phase:
+    """An alliance player draws: the declared combats are resolved with dice mixed from the
+    phase's seed and `draw`, and the opposition phase closes (the next turn opens)."""
+    campaign = lock_campaign(campaign)
+    require_running(campaign)
+    membership = membership_of(user=user, campaign=campaign)
+    if (membership.role != Role.PLAYER or membership.side is None
+            or membership.side.kind != SideKind.ALLIANCE):
+        raise NotAllowedError("Only an alliance player draws the opposition's dice.",
+                              code="alliance_only")
+    phase = _open_phase_locked(campaign)
+    if expected_phase is None:
+        raise RuleViolationError("Name the phase you draw for (expected_phase).",
+                                 code="invalid_field", field="expected_phase")
+    if expected_phase.pk != phase.pk or not phase.awaiting_draw:
+        raise WrongStateError("There is no draw waiting in this phase: it was made or the "
+                              "phase has moved on.", code="no_draw_waiting")
+    text = draw.strip()
+    if not text or len(text) > DRAW_MAX_LENGTH:
+        raise RuleViolationError(
+            f"A draw is 1 to {DRAW_MAX_LENGTH} characters of anything you choose (the page "
+            "offers a random one).", code="invalid_field", field="draw")
+    now = timezone.now()
+    resolve_draw(campaign=campaign, phase=phase, draw=text, by=membership, actor=user)
+    phase.refresh_from_db()
+    campaign.refresh_from_db()
+    if phase.status != PhaseStatus.OPEN:
+        return phase  # the campaign ended in one of the combats
+    return phase_close(campaign=campaign, phase=phase, actor=user, now=now)

@@ -39,6 +39,7 @@ from campaigns.services.move_combat import (
     siege_error,
     siege_setup,
 )
+from campaigns.services.phase_state import ALLIANCE_PHASES
 from rules.dice import FixedDice
 from rules.erfworld.combat import fraction_json
 from rules.erfworld.forts import FortificationError, besiege
@@ -64,8 +65,6 @@ def visible_stack(*, user: User, campaign: Campaign, stack_id: int) -> Stack | N
     while the side itself acts, those in the hexes it scouted this turn or was ambushed from
     this phase (its known board: what it may attack). Out of its own phases a side does not
     follow the other side's moves: a stack that moved into a hex it scouted stays unknown."""
-    from campaigns.services.phases import ALLIANCE_PHASES
-
     viewer = _viewer(user=user, campaign=campaign)
     stack = Stack.objects.select_related("side").filter(campaign=campaign, pk=stack_id).first()
     if viewer is None:

@@ -17,6 +17,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.models import User
+from campaigns.access import is_open_seat as is_open_seat
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
 from campaigns.models import (
     Campaign,
@@ -40,6 +41,7 @@ from campaigns.services.common import (
     require_gm,
     side_of,
 )
+from campaigns.services.phase_state import ALLIANCE_PHASES, save_moved_deadline
 
 
 def open_seats(campaign: Campaign) -> list[Membership]:
@@ -49,10 +51,6 @@ def open_seats(campaign: Campaign) -> list[Membership]:
         campaign=campaign, role=Role.FORMER, successor__isnull=True, left_at__isnull=False)
         .annotate(living_units=Count("units", filter=Q(units__current_hits__gt=0)))
         .order_by("left_at", "pk"))
-
-
-def is_open_seat(member: Membership) -> bool:
-    return member.role == Role.FORMER and member.successor_id is None and member.left_at is not None
 
 
 @transaction.atomic
@@ -186,8 +184,6 @@ def seat_claim(*, user: User, invite_code: str, seat: int) -> Membership:
     phase = Phase.objects.select_for_update().filter(
         campaign=campaign, status=PhaseStatus.OPEN).select_related("turn").first()
     extra = ""
-    from campaigns.services.phases import ALLIANCE_PHASES
-
     if phase is not None and phase.kind in ALLIANCE_PHASES:
         PlayerPhaseStatus.objects.get_or_create(phase=phase, membership=holder)
         if not retake:
@@ -220,8 +216,6 @@ def _full_phase(campaign: Campaign, phase: Phase, now: datetime) -> str:
         return " The phase keeps a full length for them when it resumes."
     if phase.deadline_at >= now + length:
         return ""
-    from campaigns.services.deadlines import save_moved_deadline
-
     phase.deadline_at = now + length
     save_moved_deadline(phase, now=now, fields=["deadline_at"])
     return (f" The phase now closes {phase.deadline_at:%Y-%m-%d %H:%M} UTC, so that they have "

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User, available_time_zones
-from campaigns.deadline_clock import WEEKDAYS, parse_clock
+from campaigns.deadline_clock import WEEKDAYS, parse_clock, phase_deadline
 from campaigns.errors import RuleViolationError, WrongStateError
 from campaigns.models import Campaign, CampaignStatus, EventKind, Membership, Role
 from campaigns.services.common import lock_campaign, notify, record_event, require_gm
@@ -287,8 +287,6 @@ def fairness_rows(campaign: Campaign) -> list[dict[str, Any]]:
     from django.utils import timezone
 
     from accounts.timefmt import format_local
-    from campaigns.services.phases import phase_deadline
-
     upcoming = Campaign(**{f.attname: getattr(campaign, f.attname)
                            for f in Campaign._meta.concrete_fields})
     for name, value in campaign.pending_settings.items():

@@ -28,6 +28,7 @@ from campaigns.models import (
 from campaigns.selectors.standing import MODES, describe
 from campaigns.services.common import lock_campaign, record_event, require_alliance_player
 from campaigns.services.engine import Actor
+from campaigns.services.knowledge import check_scout_path
 from rules.erfworld.types import Special
 from rules.hexgrid import Direction
 
@@ -99,8 +100,6 @@ def require_standing(actor: Actor, *, attack: bool) -> None:
 def apply_standing_scouts(campaign: Campaign, phase: Phase) -> None:
     """At the scout phase's close: each player not done whose standing scout has no order in
     this phase gets the standing path ordered, if the rules allow it from where it stands."""
-    from campaigns.services.phases import check_scout_path
-
     pending = PlayerPhaseStatus.objects.filter(
         phase=phase, done_at__isnull=True, membership__standing_scout__isnull=False
     ).select_related("membership__user", "membership__side")

@@ -39,6 +39,7 @@ from campaigns.services.common import (
     side_of,
 )
 from campaigns.services.engine import phase_dice, require_running, store_phase_rolls
+from campaigns.services.phase_state import _open_phase_locked, is_late, open_phase
 from rules.erfworld.healing import UnitHealth, heal_units
 from rules.erfworld.movement import commanded_hexes
 from rules.erfworld.pops import PopError, PopOrder, buy_pops, share_pop_points
@@ -110,8 +111,6 @@ def close_acting_phase(
 ) -> Phase:
     """Close the move/combat phase (healing both sides; the opposition phase opens) or the
     opposition phase (the next turn opens with pops placed, its scout phase and snapshot)."""
-    from campaigns.services.phases import is_late, open_phase
-
     healing = None
     if phase.kind == PhaseKind.MOVE_COMBAT:
         healing = heal_both_sides(campaign=campaign, phase=phase, actor=actor)
@@ -199,8 +198,6 @@ def place_pops(*, campaign: Campaign, turn: Turn, actor: User | None) -> list[St
 
 
 def _running_phase(campaign: Campaign) -> Phase:
-    from campaigns.services.phases import _open_phase_locked
-
     require_running(campaign)
     return _open_phase_locked(campaign)
 

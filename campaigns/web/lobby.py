@@ -55,7 +55,8 @@ from campaigns.services import (
     units_buy,
 )
 from campaigns.services.absences import absence_cancel, absence_declare
-from campaigns.services.draw import declaration_withdraw, phase_draw
+from campaigns.services.draw import declaration_withdraw
+from campaigns.services.phases import phase_draw
 from campaigns.services.seats import open_seats, player_leave, player_remove, seat_claim
 from campaigns.services.settings import settings_rows
 from campaigns.services.standing import standing_orders_set

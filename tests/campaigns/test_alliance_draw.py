@@ -18,8 +18,9 @@ from campaigns.models import (
 )
 from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.deadlines import sweep
-from campaigns.services.draw import declaration_withdraw, phase_draw
+from campaigns.services.draw import declaration_withdraw
 from campaigns.services.move_combat import stack_attack, stack_move
+from campaigns.services.phases import phase_draw
 from rules.dice import commitment, derive, mix_draw, verify
 from tests.campaigns.engine_setup import SEED, move_phase_campaign, open_phase, own_stack, put
 

@@ -70,7 +70,7 @@ def test_two_alliance_players_drawing_at_once_resolve_the_opposition_s_combats_o
     from campaigns.models import Phase
     from campaigns.services import phase_end
     from campaigns.services.deadlines import sweep
-    from campaigns.services.draw import phase_draw
+    from campaigns.services.phases import phase_draw
     from tests.campaigns.test_alliance_draw import opposition_phase
 
     campaign, gm, (p1, p2), mine, theirs = opposition_phase(players=2)

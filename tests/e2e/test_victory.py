@@ -79,7 +79,7 @@ GRANT, IVY_SHARE, ROWAN_SHARE = 1650, 1210, 420
 @pytest.fixture
 def fixed_seeds(monkeypatch):
     """The campaign's seeds come from a counter instead of the system's randomness."""
-    import campaigns.services.phases
+    import campaigns.services.phase_state
     import campaigns.services.setup
 
     counter = itertools.count()
@@ -88,7 +88,7 @@ def fixed_seeds(monkeypatch):
         return hashlib.sha256(f"broad-way-victory-{next(counter)}".encode()).hexdigest()
 
     monkeypatch.setattr(campaigns.services.setup, "new_seed", seed)
-    monkeypatch.setattr(campaigns.services.phases, "new_seed", seed)
+    monkeypatch.setattr(campaigns.services.phase_state, "new_seed", seed)  # each phase's
 
 
 def _player_page(browser, live_server, login, user, viewport):

@@ -22,6 +22,9 @@ from rules.erfworld.units import unit_stats_from_dict, validate_unit_type
 from rules.hexgrid import Grid, parse_label
 from rules.registry import ruleset_keys
 
+# The rule systems the campaign engine referees whole campaigns of.
+CAMPAIGN_RULESETS = ("erfworld",)
+
 SCENARIO_DIR = Path(__file__).resolve().parent
 _KEY = re.compile(r"[a-z][a-z0-9_]*")
 SETTING_NAMES = ("phase_hours", "points_budget", "max_unit_types", "ambush_value")
@@ -220,6 +223,12 @@ def parse_scenario(data: object) -> Scenario:
     ruleset = _str(_get(top, "ruleset", ""), "ruleset")
     if ruleset not in ruleset_keys():
         raise _fail("ruleset", f"unknown ruleset {ruleset!r}; known: {', '.join(ruleset_keys())}.")
+    if ruleset not in CAMPAIGN_RULESETS:
+        # A scenario of this shape is an Erfworld campaign: naming another rule system would
+        # only label an Erfworld game with its name.
+        raise _fail("ruleset", f"a campaign scenario is for {', '.join(CAMPAIGN_RULESETS)}; "
+                    f"the {ruleset} rules referee single battles (python -m rules {ruleset} "
+                    "battle-start), not campaigns yet.")
     description = top.get("description", "")
     if not isinstance(description, str):
         raise _fail("description", "must be a string.")

@@ -84,6 +84,12 @@ def test_unknown_scenario_is_refused_with_the_known_ones():
          "opposition.stacks[0].candidates: must be a list.", "opposition.stacks[0].candidates"),
         (lambda d: d["settings"].update(points_budget=0),
          "settings.points_budget: must be 1 or more, not 0.", "settings.points_budget"),
+        (lambda d: d.update(ruleset="quad"),
+         "ruleset: a campaign scenario is for erfworld; the quad rules referee single battles "
+         "(python -m rules quad battle-start), not campaigns yet.", "ruleset"),
+        (lambda d: d.update(ruleset="chess"),
+         "ruleset: unknown ruleset 'chess'; known: erfworld, elf_abas, quad, ancient_foes, "
+         "grasp.", "ruleset"),
         (lambda d: d.update(colour="red"),
          "colour: unknown field (allowed: key, name, ruleset, description, settings, sides, map, "
          "entry_hex, pop_hexes, victory_hex, fortifications, opposition).", "colour"),

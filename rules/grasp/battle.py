@@ -282,9 +282,14 @@ class GraspBattle:
 
 @dataclass(frozen=True, kw_only=True)
 class GraspOrder:
-    """`marker` (unit, to), `enter` (unit, to: a reserve comes on), `off_table` (unit),
-    `fire` (unit, target, supports, elite_pip), `fight` (unit, target, supports, command_pip,
-    elite_pip, hold) or `done`."""
+    """Deployment: `terrain` (going, place), `quadrant`, `deploy` (positions). Command step:
+    `marker` (unit, to, level), `enter` (unit, to: a reserve comes on), `off_table` (unit),
+    `jam` (target, pips), `rally` (unit), `extinguish` (unit, to), `environment` (place: the
+    weather's environmental terrain), `recover` (unit: perfect conditions); `cancel` or
+    `pass` in a signals window. Ambush, fire and combat steps: `ambush_move` (unit, to),
+    `fire` (unit, target or `to` for terrain, supports, elite_pip, lay, board), `fight` (unit,
+    target or `to` for terrain, supports, command_pip, elite_pip, hold, through, ram, board).
+    Every step ends with `done`."""
 
     side: str
     kind: Literal["terrain", "quadrant", "deploy", "marker", "enter", "off_table", "jam",

@@ -111,6 +111,8 @@ class Engine(Generic[S, Ord]):
     to_json: Callable[[S], dict[str, object]]
     from_json: Callable[[JSONObject], S]
     order_from_json: Callable[[object, str], Ord]
+    # The state's JSON as a side may see it (None: nothing in the system is hidden).
+    viewer: Callable[[S, str], dict[str, object]] | None = None
 
     def start(self, *, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResult[S]:
         return self.start_battle(scenario=scenario, settings=settings, dice=dice)
@@ -132,6 +134,11 @@ class Engine(Generic[S, Ord]):
 
     def orders_from_json(self, data: Sequence[object]) -> list[Ord]:
         return [self.order_from_json(o, f"orders[{i}]") for i, o in enumerate(data)]
+
+    def view(self, state: S, side: str) -> dict[str, object]:
+        """What `side` may see of the state: its JSON form with what the rules hide from that
+        side left out (the whole form where the system hides nothing)."""
+        return self.viewer(state, side) if self.viewer is not None else self.to_json(state)
 
 
 def apply_orders(

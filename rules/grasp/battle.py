@@ -3386,7 +3386,8 @@ def state_from_json(data: JSONObject) -> GraspBattle:
 
 ENGINE: Engine[GraspBattle, GraspOrder] = Engine(
     key="grasp", start_battle=start, step_battle=step, acting=acting_sides, verdict=outcome,
-    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json)
+    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json,
+    viewer=view_for)
 
 __all__ = ["ENGINE", "GraspBattle", "GraspOrder", "GraspSettings", "GraspUnit", "UNIT_FIELDS",
            "points_lost", "view_for"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 from rules.battle import (
     BattleError,
@@ -679,8 +679,25 @@ def state_from_json(data: JSONObject) -> QuadBattle:
                                                                 default=True)))
 
 
+def view_for(state: QuadBattle, side: str) -> dict[str, object]:
+    """The state's JSON as `side` may see it: the other sides' hands as their sizes, every
+    draw pile (its own too) as the number of cards left, never their order; the discards and
+    the rest are on the table."""
+    if side not in {s.name for s in state.sides}:
+        raise BattleError(f"There is no side {side!r} in this battle.", rule="sides",
+                          field="side")
+    data = state_to_json(state)
+    cards: dict[str, Any] = data["cards"]  # type: ignore[assignment]
+    cards["players"] = [{**p, "draw_pile": len(p["draw_pile"]),
+                         "hand": p["hand"] if p["player"] == side else len(p["hand"])}
+                        for p in cards["players"]]
+    return data
+
+
 ENGINE: Engine[QuadBattle, QuadOrder] = Engine(
     key="quad", start_battle=start, step_battle=step, acting=acting_sides, verdict=outcome,
-    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json)
+    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json,
+    viewer=view_for)
 
-__all__ = ["ENGINE", "BattleUnit", "Policy", "QuadBattle", "QuadOrder", "QuadSettings"]
+__all__ = ["ENGINE", "BattleUnit", "Policy", "QuadBattle", "QuadOrder", "QuadSettings",
+           "view_for"]

@@ -361,3 +361,20 @@ def test_a_battle_never_loses_duplicates_or_stacks_units_and_replays_the_same(da
     for orders in given_orders:
         again = ENGINE.step(state=again, orders=orders, dice=replay_dice).state
     assert ENGINE.state_to_json(again) == ENGINE.state_to_json(state)
+
+
+def test_a_side_sees_its_own_hand_the_other_hands_sizes_and_no_draw_pile_order():
+    state = begin(SCENARIO, seed="view")
+    whole = ENGINE.state_to_json(state)["cards"]["players"]
+    names = [p["player"] for p in whole]
+    assert names == ["red", "blue"] and all(p["hand"] and p["draw_pile"] for p in whole)
+    for side in names:
+        seen = ENGINE.view(state, side)["cards"]["players"]
+        for full, shown in zip(whole, seen, strict=True):
+            assert shown["draw_pile"] == len(full["draw_pile"])
+            assert shown["discard"] == full["discard"]
+            assert shown["hand"] == (full["hand"] if full["player"] == side
+                                     else len(full["hand"]))
+    with pytest.raises(BattleError) as caught:
+        ENGINE.view(state, "Green")
+    assert str(caught.value) == "There is no side 'Green' in this battle."

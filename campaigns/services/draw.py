@@ -44,7 +44,7 @@ from campaigns.services.common import (
 )
 from campaigns.services.engine import RESOLVING_DRAW, require_running
 from campaigns.services.move_combat import fortification_besiege, stack_attack
-from campaigns.services.phase_state import _open_phase_locked
+from campaigns.services.phase_state import open_phase_locked
 
 DRAW_MAX_LENGTH = 200
 
@@ -170,7 +170,7 @@ def declaration_withdraw(*, user: User, campaign: Campaign, declaration: Declara
     campaign = lock_campaign(campaign)
     require_running(campaign)
     require_gm(user=user, campaign=campaign)
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     found = Declaration.objects.select_for_update().filter(
         pk=declaration.pk, phase=phase, status=DeclarationStatus.PENDING).first()
     if found is None:

@@ -43,7 +43,7 @@ from campaigns.services.common import (
     side_of,
 )
 from campaigns.services.knowledge import Glimpse, remember
-from campaigns.services.phase_state import _acting_for, _open_phase_locked, _record_proxy
+from campaigns.services.phase_state import actor_in_phase, open_phase_locked, record_proxy
 from rules.dice import Roll, SeededDice, mix_draw
 from rules.erfworld.board import Board
 from rules.erfworld.combat import CombatResult, CombatSide, CombatUnit
@@ -83,12 +83,12 @@ def acting(
     """The actor of a move/combat order (campaign locked): alliance players (or the Chief
     Warlord for a late player) in the move/combat phase, the GM in the opposition phase."""
     require_running(campaign)
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     if phase.kind == PhaseKind.MOVE_COMBAT:
-        player, proxy, status = _acting_for(
+        player, proxy, status = actor_in_phase(
             user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
         )
-        _record_proxy(status, proxy)
+        record_proxy(status, proxy)
         assert player.side is not None
         return Actor(user=user, player=player, proxy=proxy, side=player.side, phase=phase)
     if phase.kind == PhaseKind.OPPOSITION:

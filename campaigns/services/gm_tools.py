@@ -24,7 +24,7 @@ from campaigns.models import (
 from campaigns.services.common import lock_campaign, members_of, notify, record_event, require_gm
 from campaigns.services.engine import check_victory, require_running
 from campaigns.services.knowledge import restore_latest
-from campaigns.services.phase_state import _open_phase_locked
+from campaigns.services.phase_state import open_phase_locked
 
 
 def _reason(reason: str) -> str:
@@ -46,7 +46,7 @@ def phase_revert(
     require_gm(user=user, campaign=campaign)
     require_running(campaign)
     reason = _reason(reason)
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     if expected_phase is not None and expected_phase.pk != phase.pk:
         # The GM saw another phase: a repeated click must not revert the one that opened since.
         raise WrongStateError("That phase has already been closed; the revert would put back "

@@ -66,7 +66,7 @@ from campaigns.services.engine import (
     store_phase_rolls,
 )
 from campaigns.services.knowledge import Glimpse, alliance_witnesses
-from campaigns.services.phase_state import _open_phase_locked
+from campaigns.services.phase_state import open_phase_locked
 from campaigns.services.standing import require_standing
 from rules.erfworld.board import Board, other_side
 from rules.erfworld.combat import (
@@ -879,7 +879,7 @@ def fortification_repair(
     1 point per hit, up to its starting hits (§4). Not in the opposition phase."""
     campaign = lock_campaign(campaign)
     require_running(campaign)
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     player = require_alliance_player(user=user, campaign=campaign)
     if phase.kind == PhaseKind.OPPOSITION:
         raise WrongStateError("Repairs are made in the alliance's phases, not in the "

@@ -58,7 +58,7 @@ def open_phase(
         .select_related("user", "side").order_by("pk")
     )
     if kind != PhaseKind.SCOUT:  # an alliance phase has just closed
-        _flag_quiet_players(campaign, list(
+        flag_quiet_players(campaign, list(
             Membership.objects.filter(campaign=campaign, role=Role.PLAYER,
                                       side__kind=SideKind.ALLIANCE)
             .select_related("user", "side").order_by("pk")))
@@ -79,7 +79,7 @@ def open_phase(
     return phase
 
 
-def _open_phase_locked(campaign: Campaign) -> Phase:
+def open_phase_locked(campaign: Campaign) -> Phase:
     phase = (
         Phase.objects.select_for_update().select_related("turn")
         .filter(campaign=campaign, status=PhaseStatus.OPEN).first()
@@ -116,7 +116,7 @@ def stands_down(campaign: Campaign, player: Membership) -> bool:
     return player.pk in standing_down(campaign, [player])
 
 
-def _flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
+def flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
     """A player who just reached the campaign's limit of phases missed in a row: the GM and
     the Chief Warlord are told that the Chief Warlord now commands their stacks."""
     limit = campaign.missed_phases_limit
@@ -136,7 +136,7 @@ def _flag_quiet_players(campaign: Campaign, acting: list[Membership]) -> None:
                                    *([chief.user] if chief is not None else [])])
 
 
-def _acting_for(
+def actor_in_phase(
     *, user: User, campaign: Campaign, phase: Phase, on_behalf_of: Membership | None
 ) -> tuple[Membership, Membership | None, PlayerPhaseStatus | None]:
     """(the player whose orders these are, the Chief Warlord acting by proxy or None, and
@@ -182,7 +182,7 @@ def _acting_for(
     return player, proxy, status
 
 
-def _record_proxy(status: PlayerPhaseStatus | None, proxy: Membership | None) -> None:
+def record_proxy(status: PlayerPhaseStatus | None, proxy: Membership | None) -> None:
     if proxy is None or status is None:
         return
     status.late = True

@@ -38,11 +38,11 @@ from campaigns.services.engine import require_running
 from campaigns.services.knowledge import Glimpse, check_scout_path, remember
 from campaigns.services.phase_state import ALLIANCE_PHASES as ALLIANCE_PHASES
 from campaigns.services.phase_state import (
-    _acting_for,
-    _open_phase_locked,
-    _record_proxy,
+    actor_in_phase,
     commands_alliance,
     is_late,
+    open_phase_locked,
+    record_proxy,
 )
 from campaigns.services.phase_state import open_phase as open_phase
 from campaigns.services.phase_state import phase_deadline as phase_deadline
@@ -71,9 +71,9 @@ def scout_order_give(
     """Order a scout to inspect a path (§5): one order per scout per phase, replaced when
     given again, until the phase closes. The Chief Warlord may order a late player's scouts."""
     campaign = lock_campaign(campaign)
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     _require_scout_phase(phase)
-    player, proxy, status = _acting_for(
+    player, proxy, status = actor_in_phase(
         user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
     )
     unit = Unit.objects.select_related("unit_type", "stack").filter(
@@ -93,7 +93,7 @@ def scout_order_give(
         defaults={"given_by": player, "proxied_by": proxy,
                   "directions": [d.upper() for d in directions], "inspected_hexes": labels},
     )
-    _record_proxy(status, proxy)
+    record_proxy(status, proxy)
     by = f" for {player.user.public_name} (by proxy)" if proxy else ""
     record_event(
         campaign=campaign, kind=EventKind.SCOUT_ORDER_GIVEN, actor=user, phase=phase,
@@ -111,15 +111,15 @@ def scout_order_cancel(
     *, user: User, order: ScoutOrder, on_behalf_of: Membership | None = None
 ) -> None:
     campaign = lock_campaign(order.phase.campaign)
-    phase = _open_phase_locked(campaign)
-    player, proxy, status = _acting_for(
+    phase = open_phase_locked(campaign)
+    player, proxy, status = actor_in_phase(
         user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
     )
     locked = ScoutOrder.objects.select_related("scout").filter(pk=order.pk, phase=phase).first()
     if locked is None or locked.scout.owner_id != player.pk:
         raise NotAllowedError("That is not an open scout order of yours.", code="not_your_order")
     locked.delete()
-    _record_proxy(status, proxy)
+    record_proxy(status, proxy)
     record_event(
         campaign=campaign, kind=EventKind.SCOUT_ORDER_CANCELLED, actor=user, phase=phase,
         side=player.side, summary=f"{user.public_name} cancelled the order of {locked.scout.name}.",
@@ -133,8 +133,8 @@ def orders_mark_done(
 ) -> PlayerPhaseStatus:
     """A player's orders for the open phase are done (or the Chief Warlord's, for a late one)."""
     campaign = lock_campaign(campaign)
-    phase = _open_phase_locked(campaign)
-    player, proxy, status = _acting_for(
+    phase = open_phase_locked(campaign)
+    player, proxy, status = actor_in_phase(
         user=user, campaign=campaign, phase=phase, on_behalf_of=on_behalf_of
     )
     if status is None:
@@ -168,8 +168,8 @@ def orders_mark_not_done(*, user: User, campaign: Campaign) -> PlayerPhaseStatus
     """A player takes back their own "I'm done" while the phase is open (not one marked by
     the Chief Warlord for them: that stands)."""
     campaign = lock_campaign(campaign)
-    phase = _open_phase_locked(campaign)
-    player, _, status = _acting_for(user=user, campaign=campaign, phase=phase, on_behalf_of=None)
+    phase = open_phase_locked(campaign)
+    player, _, status = actor_in_phase(user=user, campaign=campaign, phase=phase, on_behalf_of=None)
     assert status is not None  # one's own status: only an open seat has none
     if status.done_at is None:
         raise WrongStateError("Your orders are not marked done.", code="not_done")
@@ -193,7 +193,7 @@ def phase_end(
     player is done or late, or the GM at any time; the opposition phase: the GM.
     Ending the scout phase resolves every scout order into the alliance's sightings."""
     campaign = lock_campaign(campaign)
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     if expected_phase is not None and expected_phase.pk != phase.pk:
         # The phase the person saw was closed meanwhile (a deadline, another click): never
         # let that click close the next phase too.
@@ -307,7 +307,7 @@ def phase_draw(
             or membership.side.kind != SideKind.ALLIANCE):
         raise NotAllowedError("Only an alliance player draws the opposition's dice.",
                               code="alliance_only")
-    phase = _open_phase_locked(campaign)
+    phase = open_phase_locked(campaign)
     if expected_phase is None:
         raise RuleViolationError("Name the phase you draw for (expected_phase).",
                                  code="invalid_field", field="expected_phase")

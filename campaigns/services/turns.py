@@ -39,7 +39,7 @@ from campaigns.services.common import (
     side_of,
 )
 from campaigns.services.engine import phase_dice, require_running, store_phase_rolls
-from campaigns.services.phase_state import _open_phase_locked, is_late, open_phase
+from campaigns.services.phase_state import is_late, open_phase, open_phase_locked
 from rules.erfworld.healing import UnitHealth, heal_units
 from rules.erfworld.movement import commanded_hexes
 from rules.erfworld.pops import PopError, PopOrder, buy_pops, share_pop_points
@@ -199,7 +199,7 @@ def place_pops(*, campaign: Campaign, turn: Turn, actor: User | None) -> list[St
 
 def _running_phase(campaign: Campaign) -> Phase:
     require_running(campaign)
-    return _open_phase_locked(campaign)
+    return open_phase_locked(campaign)
 
 
 @transaction.atomic

@@ -1018,8 +1018,7 @@ def _drift(state: GraspBattle) -> tuple[GraspBattle, list[BattleEvent]]:
     events: list[BattleEvent] = []
     board = state.field
     for unit in [u for u in state.units if _drifting(state, u)]:
-        move = unit.type.move
-        speed = 0 if move is None else move.top if isinstance(move, DieSpec) else move
+        speed = _move_top(unit)
         steps = max(1, speed // state.settings.mu_per_hex) if isinstance(board, HexField) \
             else speed
         at: Pos | None = unit.pos
@@ -1821,10 +1820,10 @@ def _supports(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: Gr
             raise BattleError(f"{helper.id} has already acted this step or is the unit itself.",
                               rule="support", field=f"supports[{i}]")
         if fire:
-            if not _can_shoot(state, helper, target)[0]:
-                raise BattleError(f"{helper.id} cannot fire at {target.id}: "
-                                  f"{_can_shoot(state, helper, target)[1]}.", rule="support",
-                                  field=f"supports[{i}]")
+            ok, why = _can_shoot(state, helper, target.pos)
+            if not ok:
+                raise BattleError(f"{helper.id} cannot fire at {target.id}: {why}.",
+                                  rule="support", field=f"supports[{i}]")
         elif not state.field.in_contact(helper.pos, target.pos) \
                 or helper.level != target.level:
             raise BattleError(f"{helper.id} is not in contact with {target.id}"
@@ -1838,22 +1837,23 @@ def _supports(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: Gr
     return out
 
 
-def _can_shoot(state: GraspBattle, unit: GraspUnit, target: GraspUnit) -> tuple[bool, str]:
+def _can_shoot(state: GraspBattle, unit: GraspUnit, at: Pos) -> tuple[bool, str]:
+    """Whether the unit may fire at the place `at` (a unit's, or terrain's), and why not."""
     t = unit.type
     if unit.attributes.fs is None or t.fire_range is None:
         return False, "it has no fire strength left or no fire range"
     if unit.fleeing:
         return False, "it is fleeing"
     reach = _fire_reach(state, unit) or 0
-    if not state.field.within(unit.pos, target.pos, reach):
-        return False, (f"it is {state.field.gap_mu(unit.pos, target.pos)} MU away, beyond "
+    if not state.field.within(unit.pos, at, reach):
+        return False, (f"it is {state.field.gap_mu(unit.pos, at)} MU away, beyond "
                        f"its range of {reach} MU")
-    if not state.field.in_arc(unit.facing, unit.pos, target.pos) \
+    if not state.field.in_arc(unit.facing, unit.pos, at) \
             and not t.has(Special.ALL_ROUND):
         return False, (f"it is outside the 45° arc ahead of {unit.id} (facing "
                        f"{_facing_text(state, unit.facing)}); only all-round fire reaches "
                        "another arc")
-    cloud = _blocked(state, unit.pos, target.pos)
+    cloud = _blocked(state, unit.pos, at)
     if cloud is not None and t.fire is not FireKind.INDIRECT:
         return False, (f"the {cloud.kind} at {state.label(cloud.at)} blocks the line of "
                        "sight (only indirect fire shoots over it)")
@@ -1878,6 +1878,11 @@ def _reach_mu(state: GraspBattle, unit: GraspUnit) -> int:
     """How far an ambusher watches: its fire range, else its move (a die: its maximum)."""
     if unit.attributes.fs is not None and unit.type.fire_range is not None:
         return _fire_reach(state, unit) or 0
+    return _move_top(unit)
+
+
+def _move_top(unit: GraspUnit) -> int:
+    """Its move in MU at most (a move die: its maximum)."""
     move = unit.type.move
     return 0 if move is None else move.top if isinstance(move, DieSpec) else move
 
@@ -1946,7 +1951,7 @@ def _fire(state: GraspBattle, order: GraspOrder, dice: Dice
                           field="target")
     if unit.id in state.acted:
         raise BattleError(f"{unit.id} has already fired this turn.", rule="fire", field="unit")
-    ok, why = _can_shoot(state, unit, target)
+    ok, why = _can_shoot(state, unit, target.pos)
     if not ok:
         raise BattleError(f"{unit.id} cannot fire at {target.id}: {why}.", rule="fire",
                           field="target")
@@ -2171,15 +2176,11 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
         state = replace(state, sides=tuple(replace(s, reserved=s.reserved - 1)
                                            if s.name == side.name else s for s in state.sides))
     state = _elite_pip(state, order, unit)
-    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
     before = len(dice.rolls)
     try:
-        result = resolve_close_combat(CloseCombat(
-            attacker=Side(unit=_fighter(state, unit, unit.attributes.cc),
-                          supports=tuple(_fighter(state, h, h.attributes.cc or cc)
-                                         for h in helpers),
-                          command_pip=order.command_pip, elite_pip=order.elite_pip),
-            defender=Side(unit=_fighter(state, target, cc)),
+        result = resolve_close_combat(_melee(
+            state, unit, helpers, target, command_pip=order.command_pip,
+            elite_pip=order.elite_pip,
             defender_terrain=state.field.going(target.pos)), dice=dice)
     except GraspError as exc:
         raise BattleError(str(exc), rule="combat", field="target") from exc
@@ -2189,6 +2190,20 @@ def _fight(state: GraspBattle, order: GraspOrder, dice: Dice
     state, events = _impetuous(state, order, result, events)
     state, events = _pass_through(state, order, result, events)
     return _board(state, order, result, events)
+
+
+def _melee(state: GraspBattle, unit: GraspUnit, helpers: Sequence[GraspUnit],
+           target: GraspUnit, *, command_pip: bool = False, elite_pip: bool = False,
+           defender_terrain: TerrainClass = TerrainClass.GOOD) -> CloseCombat:
+    """A close combat of `unit` (with its CC) and its supporting `helpers` against `target`
+    (a unit without a CC die left defends with a d4; a helper without one with the target's)."""
+    assert unit.attributes.cc is not None
+    cc = target.attributes.cc or DieSpec(level=DieLevel.D4)
+    return CloseCombat(
+        attacker=Side(unit=_fighter(state, unit, unit.attributes.cc),
+                      supports=tuple(_fighter(state, h, h.attributes.cc or cc) for h in helpers),
+                      command_pip=command_pip, elite_pip=elite_pip),
+        defender=Side(unit=_fighter(state, target, cc)), defender_terrain=defender_terrain)
 
 
 def _ram(state: GraspBattle, order: GraspOrder, unit: GraspUnit, target: GraspUnit,
@@ -2253,13 +2268,10 @@ def _engage_terrain(state: GraspBattle, order: GraspOrder, dice: Dice
     terrain = Fighter(name=name, die=die, terrain=ground, mines=mines, moves=False)
     before = len(dice.rolls)
     if fire:
-        fs, reach = _firing(state, unit)
-        if not board.within(unit.pos, at, reach):
-            raise BattleError(f"{unit.id} cannot fire at {state.label(at)}: it is "
-                              f"{board.gap_mu(unit.pos, at)} MU away, beyond its range of "
-                              f"{reach} MU.", rule="fire", field="to")
-        if not board.in_arc(unit.facing, unit.pos, at) and not unit.type.has(Special.ALL_ROUND):
-            raise BattleError(f"{state.label(at)} is outside the 45° arc ahead of {unit.id}.",
+        fs, _ = _firing(state, unit)
+        ok, why = _can_shoot(state, unit, at)
+        if not ok:
+            raise BattleError(f"{unit.id} cannot fire at {state.label(at)}: {why}.",
                               rule="fire", field="to")
         state = _elite_pip(state, order, unit)
         try:
@@ -2366,14 +2378,9 @@ def _boarding_actions(state: GraspBattle, dice: Dice) -> tuple[GraspBattle, list
         helpers = [_as_unit(w, ship.pos) for w in crew[1:]]
         if lead.attributes.cc is None:
             continue
-        cc = ship.attributes.cc or DieSpec(level=DieLevel.D4)
         before = len(dice.rolls)
         try:
-            result = resolve_close_combat(CloseCombat(
-                attacker=Side(unit=_fighter(state, lead, lead.attributes.cc),
-                              supports=tuple(_fighter(state, h, h.attributes.cc or cc)
-                                             for h in helpers)),
-                defender=Side(unit=_fighter(state, ship, cc))), dice=dice)
+            result = resolve_close_combat(_melee(state, lead, helpers, ship), dice=dice)
         except GraspError as exc:
             raise BattleError(str(exc), rule="boarding") from exc
         said = [line for line in result.explanation if not line.endswith("recoils 1 MU")]

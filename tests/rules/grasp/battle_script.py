@@ -106,7 +106,7 @@ def orders_for(state: GraspBattle) -> list[GraspOrder]:
         foes = sorted((f for f in state.units if f.side != side),
                       key=lambda f: (_nearer(state, u, f), f.id))
         if state.step == "fire":
-            target = next((f for f in foes if _can_shoot(state, u, f)[0]), None)
+            target = next((f for f in foes if _can_shoot(state, u, f.pos)[0]), None)
             if target is not None:
                 return [GraspOrder(side=side, kind="fire", unit=u.id, target=target.id)]
             continue

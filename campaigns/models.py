@@ -487,6 +487,7 @@ class PhaseKind(models.TextChoices):
     SCOUT = "scout", "Alliance scout phase"
     MOVE_COMBAT = "move_combat", "Alliance move/combat phase"
     OPPOSITION = "opposition", "Opposition phase"
+    BATTLE = "battle", "Battle step"
 
 
 class PhaseStatus(models.TextChoices):
@@ -794,6 +795,7 @@ class EventKind(models.TextChoices):
     DRAW_ASKED = "draw_asked", "The alliance's draw asked"
     ALLIANCE_DREW = "alliance_drew", "The alliance drew the opposition's dice"
     DECLARATION_VOID = "declaration_void", "Declared combat void"
+    BATTLE_ORDERS = "battle_orders", "Battle orders and what they did"
 
 
 class Event(models.Model):
@@ -1157,3 +1159,52 @@ class ShareToken(models.Model):
 
     def is_live(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+# --- Battles of the other rule systems (docs/battles-by-forum.md) -------------------------
+
+
+class Battle(models.Model):
+    """A campaign of another rule system than Erfworld: one battle refereed by `rules/`, its
+    state kept as the engine's JSON document (`rules.battle`), changed only by the battle's
+    services (campaigns/games/battle/). `window` is what the open phase waits for: the sides
+    acting and the engine's step when it opened (a new phase opens when it changes)."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="battle")
+    system = models.CharField(max_length=16)
+    scenario_key = models.CharField(max_length=64, blank=True)
+    scenario = models.JSONField()
+    settings = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    window = models.JSONField(default=dict, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.system} battle of {self.campaign}"
+
+
+class BattleEntry(models.Model):
+    """One step of a battle's log: the orders given (by a member, or by the server as proxy
+    for a late side) and the engine's events, each `{"kind", "text", "data", "rolls"}`. The
+    first entry (number 0) is the battle's start."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="entries")
+    number = models.PositiveIntegerField()
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="battle_entries")
+    side = models.CharField(max_length=64, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                           blank=True, related_name="+")
+    proxy = models.BooleanField(default=False)
+    orders = models.JSONField(default=list)
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "number"], name="battle_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry {self.number} of {self.battle}"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F
 from django.dispatch import Signal
 from django.utils import timezone
@@ -14,6 +16,7 @@ from accounts.models import User
 from campaigns.access import membership_of as membership_of
 from campaigns.access import require_alliance_player as require_alliance_player
 from campaigns.access import require_gm as require_gm
+from campaigns.errors import RuleViolationError
 from campaigns.models import (
     Campaign,
     DiceRoll,
@@ -53,6 +56,24 @@ def lock_campaign_id(campaign_id: int) -> Campaign:
         raise Campaign.DoesNotExist(f"There is no campaign {campaign_id}.")
     enqueue_after_commit("campaigns.tasks.warm_map_cache", campaign_id)
     return Campaign.objects.select_for_update().get(pk=campaign_id)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def check_creation_rate(gm: User) -> None:
+    """At most CAMPAIGNS_PER_USER_PER_HOUR new campaigns an hour per user (one user once made
+    18 a second). The user's row is locked, so concurrent requests are counted one by one."""
+    limit = int(getattr(settings, "CAMPAIGNS_PER_USER_PER_HOUR", 10))
+    User.objects.select_for_update().filter(pk=gm.pk).first()
+    recent = Membership.objects.filter(
+        user=gm, role=Role.GM, campaign__created_at__gte=timezone.now() - timedelta(hours=1)
+    ).count()
+    if recent >= limit:
+        raise RuleViolationError(
+            f"You have created {recent} campaigns in the last hour; at most {limit} an hour. "
+            "Try again later.", code="campaign_limit")
 
 
 def side_of(campaign: Campaign, kind: str) -> Side:

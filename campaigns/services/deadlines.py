@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import RuleViolationError, WrongStateError
+from campaigns.game import game_for
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -140,6 +141,16 @@ def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]
     if phase.processing_flagged_at is not None:
         return []
     actions = _send_reminders(campaign, phase, now)
+    done = game_for(campaign).deadline_passed(campaign=campaign, phase=phase, now=now)
+    return [*actions, *(SweepAction(campaign.pk, phase.pk, name) for name in done)]
+
+
+def erfworld_deadline(campaign: Campaign, phase: Phase, now: datetime) -> list[str]:
+    """What is due for an Erfworld phase at `now` once its reminders are sent (campaign
+    locked): the alliance's draw drawn by the server, a deadline moved for absences, the
+    deadline reached (late players, the Chief Warlord's proxy), a hard deadline's close, an
+    early close. Returns the names of what it did (the Erfworld game's `deadline_passed`)."""
+    actions: list[str] = []
     if phase.awaiting_draw:
         if now < phase.deadline_at:
             return actions
@@ -148,9 +159,9 @@ def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]
         _post_notice(campaign, phase, EventKind.PHASE_AUTO_CLOSED,
                      f"Turn {phase.turn.number}: no alliance player drew in time, so the "
                      "server drew an empty draw and the opposition phase closed.")
-        return [*actions, SweepAction(campaign.pk, phase.pk, "drawn_by_server")]
+        return [*actions, "drawn_by_server"]
     if now >= phase.deadline_at and _extended_for_absences(campaign, phase, now):
-        return [*actions, SweepAction(campaign.pk, phase.pk, "extended_for_absence")]
+        return [*actions, "extended_for_absence"]
     if now >= phase.deadline_at and phase.deadline_processed_at is None:
         actions.extend(_deadline_reached(campaign, phase, now))
     if now >= phase.deadline_at and campaign.hard_deadline:
@@ -160,19 +171,19 @@ def phase_process_deadline(*, phase_id: int, now: datetime) -> list[SweepAction]
             _post_notice(campaign, phase, EventKind.PHASE_AUTO_CLOSED,
                          f"Turn {phase.turn.number}: the opposition's orders closed at the "
                          "hard deadline; the declared combats wait for the alliance's draw.")
-            actions.append(SweepAction(campaign.pk, phase.pk, "draw_asked"))
+            actions.append("draw_asked")
             return actions
         _post_notice(campaign, phase, EventKind.PHASE_AUTO_CLOSED,
                      f"Turn {phase.turn.number}: the {phase.get_kind_display().lower()} closed "
                      "itself at its hard deadline with the orders given so far.")
-        actions.append(SweepAction(campaign.pk, phase.pk, "auto_closed"))
+        actions.append("auto_closed")
     elif campaign.early_close and phase.kind in ALLIANCE_PHASES and _everyone_done(phase):
         phase_close(campaign=campaign, phase=phase, actor=None, now=now,
                     reason="every player is done")
         _post_notice(campaign, phase, EventKind.PHASE_EARLY_CLOSED,
                      f"Turn {phase.turn.number}: every player is done, so the "
                      f"{phase.get_kind_display().lower()} closed early.")
-        actions.append(SweepAction(campaign.pk, phase.pk, "early_closed"))
+        actions.append("early_closed")
     return actions
 
 
@@ -279,7 +290,7 @@ def _post_notice(campaign: Campaign, phase: Phase, kind: EventKind, body: str,
     Notice.objects.create(campaign=campaign, phase=phase, event=event, body=body)
 
 
-def _deadline_reached(campaign: Campaign, phase: Phase, now: datetime) -> list[SweepAction]:
+def _deadline_reached(campaign: Campaign, phase: Phase, now: datetime) -> list[str]:
     statuses = list(
         phase.player_statuses.filter(done_at__isnull=True).select_related("membership__user")
         .order_by("pk")
@@ -320,7 +331,7 @@ def _deadline_reached(campaign: Campaign, phase: Phase, now: datetime) -> list[S
     gms = [u for u in members_of(campaign, gm=True)
            if u.pk not in chief_users and u.pk not in {m.user.pk for m in late}]
     notify(event=event, users=gms, kind=NotificationKind.DEADLINE_REACHED)
-    return [SweepAction(campaign.pk, phase.pk, "deadline_reached")]
+    return ["deadline_reached"]
 
 
 def phase_record_failure(*, phase_id: int, error: Exception, now: datetime) -> None:

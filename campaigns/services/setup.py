@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Sequence
-from datetime import timedelta
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -37,9 +35,11 @@ from campaigns.models import (
 from campaigns.scenarios import ScenarioStack, load_scenario, load_usable_scenario
 from campaigns.selectors.army import army_entries
 from campaigns.services.common import (
+    check_creation_rate,
     lock_campaign,
     members_of,
     membership_of,
+    new_invite_code,
     notify,
     record_event,
     require_alliance_player,
@@ -67,24 +67,6 @@ from rules.erfworld.units import (
 # Creation and joining
 
 
-def _new_invite_code() -> str:
-    return secrets.token_urlsafe(12)
-
-
-def _check_creation_rate(gm: User) -> None:
-    """At most CAMPAIGNS_PER_USER_PER_HOUR new campaigns an hour per user (one user once made
-    18 a second). The user's row is locked, so concurrent requests are counted one by one."""
-    limit = int(getattr(settings, "CAMPAIGNS_PER_USER_PER_HOUR", 10))
-    User.objects.select_for_update().filter(pk=gm.pk).first()
-    recent = Membership.objects.filter(
-        user=gm, role=Role.GM, campaign__created_at__gte=timezone.now() - timedelta(hours=1)
-    ).count()
-    if recent >= limit:
-        raise RuleViolationError(
-            f"You have created {recent} campaigns in the last hour; at most {limit} an hour. "
-            "Try again later.", code="campaign_limit")
-
-
 @transaction.atomic
 def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = "",
                                   vary_opposition: bool = False) -> Campaign:
@@ -95,7 +77,7 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
     stack that names candidate hexes starts in one drawn at random (varied_start_hexes), so
     a player who read the scenario does not know where its forces stand.
     """
-    _check_creation_rate(gm)
+    check_creation_rate(gm)
     scenario = load_usable_scenario(scenario_key, gm.pk)
     defaults: dict[str, Any] = dict(settings.CAMPAIGN_DEFAULTS)
     defaults.update(scenario.settings)
@@ -107,7 +89,7 @@ def campaign_create_from_scenario(*, gm: User, scenario_key: str, name: str = ""
         entry_hex=scenario.entry_hex,
         pop_hexes=list(scenario.pop_hexes),
         victory_hex=scenario.victory_hex,
-        invite_code=_new_invite_code(),
+        invite_code=new_invite_code(),
         setup_dice_seed=seed,
         setup_dice_commitment=commitment(seed),
         **defaults,
@@ -683,7 +665,7 @@ def invite_regenerate(*, user: User, campaign: Campaign) -> Campaign:
     if campaign.status != CampaignStatus.SETUP:
         raise WrongStateError("Players join only before the start: there is no invite link "
                               "to renew.", code="not_setup")
-    campaign.invite_code = _new_invite_code()
+    campaign.invite_code = new_invite_code()
     campaign.save(update_fields=["invite_code"])
     return campaign
 

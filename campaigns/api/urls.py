@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from campaigns.api import urls_play, urls_setup, views, views_setup
+from campaigns.api import urls_play, urls_setup, views, views_game, views_setup
 from campaigns.api.views_forum import urlpatterns as views_forum_urlpatterns
 
 app_name = "api"
@@ -29,6 +29,17 @@ urlpatterns = [
          name="gm-pause"),
     path("campaigns/<int:campaign_id>/gm/resume/", views.CampaignResumeApi.as_view(),
          name="gm-resume"),
+    path("campaigns/<int:campaign_id>/game/", views_game.GameApi.as_view(), name="game"),
+    path("campaigns/<int:campaign_id>/game/orders/", views_game.GameOrdersApi.as_view(),
+         name="game-orders"),
+    path("campaigns/<int:campaign_id>/game/close/", views_game.GameCloseApi.as_view(),
+         name="game-close"),
+    path("campaigns/<int:campaign_id>/battle/start/", views_game.BattleStartApi.as_view(),
+         name="battle-start"),
+    path("battles/", views_game.BattleCreateApi.as_view(), name="battles"),
+    path("battles/scenarios/", views_game.BattleScenariosApi.as_view(),
+         name="battle-scenarios"),
+    path("battles/join/", views_game.BattleJoinApi.as_view(), name="battle-join"),
     path("notifications/", views.NotificationListApi.as_view(), name="notifications"),
     path("notifications/unread-count/", views.NotificationUnreadCountApi.as_view(),
          name="notifications-unread-count"),

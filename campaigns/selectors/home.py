@@ -9,7 +9,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
+from campaigns.game import game_for
 from campaigns.models import (
+    Campaign,
     CampaignStatus,
     Event,
     EventKind,
@@ -94,6 +96,28 @@ def _setup_todo(m: Membership, players: list[Membership], has_types: bool) -> li
     if not todo:
         todo.append("Nothing to do: waiting for the GM to start the campaign.")
     return todo
+
+
+ERFWORLD = "erfworld"
+
+
+def _battle_todo(m: Membership, campaign: Campaign, phase: Phase | None) -> list[str]:
+    """What to do now in a battle of another rule system (campaigns.game asks the game)."""
+    if campaign.status == CampaignStatus.SETUP:
+        if m.role == Role.GM:
+            return ["Invite a player for each side, then start the battle."]
+        return ["Waiting for the GM to start the battle."]
+    if campaign.status == CampaignStatus.PAUSED:
+        return ["The battle is paused by the GM."]
+    if campaign.status == CampaignStatus.FINISHED or phase is None:
+        return ["The battle is over: see how it ended."]
+    game = game_for(campaign)
+    acting = game.acting_sides(campaign, phase)
+    if m.role == Role.PLAYER and m.side is not None and m.side.name in acting:
+        return [f"Your orders: {game.waiting_for(campaign, phase)}."]
+    if m.role == Role.GM:
+        return [f"Nothing to do: {' and '.join(acting)} act now."]
+    return [f"Nothing to do: waiting for {' and '.join(acting)}."]
 
 
 def _phase_todo(
@@ -182,7 +206,10 @@ def home_campaigns(*, user: User) -> list[dict[str, Any]]:
     for m in memberships:
         campaign = m.campaign
         phase = phases.get(campaign.pk)
-        if campaign.status == CampaignStatus.SETUP:
+        battle = campaign.ruleset_key != ERFWORLD
+        if battle:
+            todo = _battle_todo(m, campaign, phase)
+        elif campaign.status == CampaignStatus.SETUP:
             todo = _setup_todo(m, players[campaign.pk], campaign.pk in with_types)
         elif campaign.status == CampaignStatus.PAUSED:
             todo = ["The campaign is paused by the GM."]
@@ -202,7 +229,9 @@ def home_campaigns(*, user: User) -> list[dict[str, Any]]:
             "is_chief_warlord": m.is_chief_warlord,
             "phase": None if phase is None else {
                 "turn": phase.turn.number,
-                "name": phase.get_kind_display(),
+                "step": battle,
+                "name": (game_for(campaign).waiting_for(campaign, phase) if battle
+                         else phase.get_kind_display()),
                 "deadline_at": phase.deadline_at,
             },
             "todo": todo,

@@ -138,7 +138,8 @@ def warm(campaign_id: int) -> int:
     if not settings.MAP_CACHE_SECONDS or state_token(campaign_id) is None:
         return 0
     campaign = Campaign.objects.filter(pk=campaign_id).first()
-    if campaign is None:
+    if campaign is None or campaign.ruleset_key != "erfworld":
+        # A battle of another rule system has no Erfworld map to keep.
         return 0
     viewers: dict[tuple[str, int | None], int] = {}
     for user_id, role, side_id in (Membership.objects.filter(campaign=campaign)

@@ -574,7 +574,7 @@ SYSTEM_POST_KINDS = frozenset({
     EventKind.FORTIFICATION_CAPTURED, EventKind.POP_POINTS_GRANTED, EventKind.POPS_PLACED,
     EventKind.CAMPAIGN_FINISHED, EventKind.SETTINGS_CHANGED, EventKind.CHIEF_WARLORD_ELECTED,
     EventKind.CHIEF_WARLORD_APPOINTED, EventKind.PLAYER_LEFT, EventKind.SEAT_TAKEN,
-    EventKind.STANDING_ORDERS,
+    EventKind.STANDING_ORDERS, EventKind.BATTLE_ORDERS,
 })
 # People joining, leaving, elected: reported with a link to the overview's members.
 MEMBER_KINDS = frozenset({EventKind.CHIEF_WARLORD_ELECTED, EventKind.CHIEF_WARLORD_APPOINTED,
@@ -597,6 +597,16 @@ def event_links(event: Event) -> list[tuple[str, str]]:
     history at the end; any other event of a phase at its own step of the phase's replay;
     the map for the rest (the start, pops appearing between turns)."""
     c = event.campaign_id
+    if event.campaign.ruleset_key != "erfworld":
+        # A battle of another rule system: everything is on its battle page.
+        battle = _url("campaigns:battle", [c], f"/campaigns/{c}/battle/")
+        if event.phase_id is not None and event.kind in (EventKind.PHASE_OPENED,
+                                                         EventKind.PHASE_CLOSED):
+            dice = _url("campaigns:dice", [c, event.phase_id],
+                        f"/campaigns/{c}/dice/{event.phase_id}/")
+            label = "Dice commitment" if event.kind == EventKind.PHASE_OPENED else "Verify the dice"
+            return [("The battle", battle), (label, dice)]
+        return [("The battle", battle)]
     if event.kind in REPORT_PAGE_KINDS:
         return [("Full report", _url("campaigns:report", [c, event.pk],
                                      f"/campaigns/{c}/reports/{event.pk}/"))]

@@ -17,13 +17,20 @@ TABS = (
     ("campaigns:gm-campaign", "GM", True),
 )
 
+# A battle of another rule system than Erfworld: its page, the forum, the GM's tab is on it.
+BATTLE_TABS = (
+    ("campaigns:battle", "Battle", False),
+    ("campaigns:forum", "Forum", False),
+)
+
 
 @register.inclusion_tag("campaigns/_nav.html", takes_context=True)
 def campaign_nav(context: dict[str, Any], campaign: Any, is_gm: bool = False) -> dict[str, Any]:
     request = context.get("request")
     current = request.resolver_match.view_name if request and request.resolver_match else ""
     tabs = []
-    for name, label, gm_only in TABS:
+    tabs_of = TABS if getattr(campaign, "ruleset_key", "erfworld") == "erfworld" else BATTLE_TABS
+    for name, label, gm_only in tabs_of:
         if gm_only and not is_gm:
             continue
         try:

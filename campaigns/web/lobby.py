@@ -263,6 +263,12 @@ def join(request: HttpRequest, invite_code: str) -> HttpResponse:
     campaign = Campaign.objects.filter(invite_code=invite_code).first()
     if campaign is None:
         raise Http404("This invite link does not belong to any campaign.")
+    if campaign.ruleset_key != "erfworld":
+        if Membership.objects.filter(campaign=campaign, user=request.user).exists():  # type: ignore[misc]
+            return redirect("campaigns:battle", campaign.pk)
+        from campaigns.web.battle import battle_join_page
+
+        return battle_join_page(request, campaign)
     member = Membership.objects.filter(
         campaign=campaign, user=request.user  # type: ignore[misc]
     ).first()
@@ -372,7 +378,11 @@ def _lobby_page(
 @login_required
 @require_GET
 def lobby(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    return _lobby_page(request, _campaign(campaign_id))
+    campaign = _campaign(campaign_id)
+    if campaign.ruleset_key != "erfworld":
+        member_or_404(request, campaign)
+        return redirect("campaigns:battle", campaign.pk)
+    return _lobby_page(request, campaign)
 
 
 def _refused(

@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.middleware.csrf import get_token
 from django.middleware.gzip import re_accepts_gzip  # as GZipMiddleware decides it
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils.cache import patch_vary_headers
@@ -31,6 +31,10 @@ def campaign_map(request: HttpRequest, campaign_id: int) -> StreamingHttpRespons
     browser loads the scripts while the server reads the map. Who may see the page is decided
     before the first byte: a non-member gets a 404."""
     campaign = get_object_or_404(Campaign, pk=campaign_id)
+    if campaign.ruleset_key != "erfworld":
+        # A battle's map is on its battle page.
+        member_or_404(request, campaign)
+        return redirect("campaigns:battle", campaign.pk)  # type: ignore[return-value]
     context = campaign_page_context(request, campaign)
     user = context["membership"].user
     api_base = reverse("api:campaign", args=[campaign.pk])

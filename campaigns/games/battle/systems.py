@@ -48,6 +48,8 @@ class OrderForm:
     controls: tuple[Control, ...] = ()
     # Not only when the side acts: QUAD's policy may be changed whoever acts.
     any_time: bool = False
+    # The controls' values (as the form gives them) into the engine's order JSON.
+    pack: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,6 +91,13 @@ class System:
 
 
 # --- ELF ABAS -------------------------------------------------------------------------------
+
+
+def _elf_attack(order: dict[str, Any]) -> dict[str, Any]:
+    target = {"force": order.pop("target", "")}
+    if "dice" in order:
+        target["dice"] = order.pop("dice")
+    return {**order, "targets": [target]}
 
 
 def _elf_proxy(state: State, side: str) -> list[dict[str, Any]]:
@@ -140,6 +149,7 @@ ELF_ABAS = System(
                             Control(name="path", label="Path", kind="hexes",
                                     help="Hexes in order, e.g. D4 E4: click them on the map."))),
         OrderForm(kind="attack", label="Declare an attack", steps=("activation",),
+                  pack=_elf_attack,
                   help="Attacks are resolved when you end the activation: every attack on one "
                   "hex together (simultaneous attacks).",
                   controls=(Control(name="force", label="Attacking force", kind="own"),
@@ -163,6 +173,11 @@ ELF_ABAS = System(
 
 
 # --- QUAD -----------------------------------------------------------------------------------
+
+
+def _quad_policy(order: dict[str, Any]) -> dict[str, Any]:
+    policy = {k: order.pop(k) for k in ("block", "strike_back") if k in order}
+    return {**order, "policy": policy}
 
 
 def _quad_proxy(state: State, side: str) -> list[dict[str, Any]]:
@@ -232,7 +247,7 @@ QUAD = System(
         OrderForm(kind="release", label="Release the activation", steps=("activation",),
                   help="End your activation (with no card played you draw two)."),
         OrderForm(kind="policy", label="Your block and strike-back choices", steps=(),
-                  any_time=True,
+                  any_time=True, pack=_quad_policy,
                   help="The defender's standing choices, used whenever you are attacked.",
                   controls=(Control(name="block", label="Block", kind="choice",
                                     choices=(("quality_first", "lose quality first"),

@@ -1,0 +1,327 @@
+"""Pages of a battle of ELF ABAS or QUAD by forum: creating one from a demo scenario or your
+own, joining a side, the battle page (the map, your orders with the system's own controls,
+your hand, the forces, the log, the GM's start, proxy, extension and pause).
+
+Every action calls the service the API calls (campaigns/games/battle/services.py); a refused
+action shows the service's sentence next to the control that caused it, with status 400, and
+has changed nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import User
+from campaigns.errors import CampaignError, NotAllowedError
+from campaigns.games.battle import services
+from campaigns.games.battle.board import board
+from campaigns.games.battle.catalogue import battle_scenarios
+from campaigns.games.battle.forms import order_from_form
+from campaigns.games.battle.selectors import battle_view
+from campaigns.games.battle.systems import SYSTEMS, system_of
+from campaigns.models import Battle, Campaign, CampaignStatus, Membership, Role, Side
+from campaigns.services.deadlines import campaign_pause, campaign_resume, deadline_extend
+from campaigns.web import local_time, member_or_404
+
+LOG_SHOWN = 40
+
+
+def _user(request: HttpRequest) -> User:
+    return request.user  # type: ignore[return-value]
+
+
+def _battle_campaign(campaign_id: int) -> Campaign:
+    campaign = get_object_or_404(Campaign, pk=campaign_id)
+    if not Battle.objects.filter(campaign=campaign).exists():
+        raise Http404("No such battle.")
+    return campaign
+
+
+def _control(field: str | None) -> str:
+    """The control an error belongs to: `orders[0].targets[0].force` → `target`."""
+    name = re.sub(r"^orders(\[\d+\])?\.?", "", field or "").split(".")[0].split("[")[0]
+    return {"targets": "target", "policy": "block", "": "kind"}.get(name, name)
+
+
+def _forms(system_key: str, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The order forms the viewer may use now, their controls with the options to choose."""
+    system = system_of(system_key)
+    state = view["state"] or {}
+    side = view["viewer"]["side"]
+    pieces = [p for p in state.get(system.pieces) or [] if isinstance(p, dict)]
+    own = [p["id"] for p in pieces if p.get("side") == side]
+    enemy = [p["id"] for p in pieces if p.get("side") != side and p.get("hex")]
+    hand_units: list[str] = []
+    if system.key == "quad":
+        for player in (state.get("cards") or {}).get("players", []):
+            if player.get("player") == side and isinstance(player.get("hand"), list):
+                hand_units = list(dict.fromkeys(c["unit"] for c in player["hand"]
+                                                if c.get("kind") == "unit"))
+    out = []
+    for kind in view["orders_allowed"]:
+        form = system.form(kind)
+        if form is None:
+            continue
+        controls = []
+        for c in form.controls:
+            options: list[tuple[str, str]] = list(c.choices)
+            if c.kind == "own":
+                ids = hand_units if (system.key == "quad" and kind == "play") else own
+                options = ([("", "— none —")] if c.optional else []) + [(i, i) for i in ids]
+            elif c.kind == "enemy":
+                options = ([("", "— none —")] if c.optional else []) + [(i, i) for i in enemy]
+            controls.append({"name": c.name, "label": c.label, "kind": c.kind,
+                             "options": options, "optional": c.optional, "help": c.help})
+        out.append({"kind": form.kind, "label": form.label, "help": form.help,
+                    "controls": controls})
+    return out
+
+
+def _hand(system_key: str, view: dict[str, Any]) -> list[str] | None:
+    if system_key != "quad" or view["state"] is None:
+        return None
+    side = view["viewer"]["side"]
+    for player in (view["state"].get("cards") or {}).get("players", []):
+        if player.get("player") == side and isinstance(player.get("hand"), list):
+            return [("tactics card" if c.get("kind") == "tactics"
+                     else f"{c['unit']} ({c.get('copy')}/3)") for c in player["hand"]]
+    return None
+
+
+def _piles(system_key: str, view: dict[str, Any]) -> list[dict[str, Any]]:
+    if system_key != "quad" or view["state"] is None:
+        return []
+    out = []
+    for player in (view["state"].get("cards") or {}).get("players", []):
+        hand, pile = player.get("hand"), player.get("draw_pile")
+        out.append({"side": player.get("player"),
+                    "hand": len(hand) if isinstance(hand, list) else hand,
+                    "draw_pile": len(pile) if isinstance(pile, list) else pile,
+                    "discard": len(player.get("discard") or [])})
+    return out
+
+
+def _page(request: HttpRequest, campaign: Campaign, *, errors: dict[str, Any] | None = None,
+          values: dict[str, Any] | None = None, status: int = 200) -> HttpResponse:
+    membership = member_or_404(request, campaign)
+    user = _user(request)
+    view = battle_view(user=user, campaign=campaign, log_limit=LOG_SHOWN)
+    system = system_of(view["system"])
+    sides = [s["name"] for s in view["sides"]]
+    state = view["state"]
+    pieces = [p for p in (state or {}).get(system.pieces) or [] if isinstance(p, dict)]
+    phase = view["phase"]
+    forms = _forms(view["system"], view)
+    errors = dict(errors or {})
+    if errors.get("message"):
+        shown = {f["kind"]: {c["name"] for c in f["controls"]} | {"kind"} for f in forms}
+        # A refusal whose control is not on the page now is shown above the orders.
+        errors["unplaced"] = (errors.get("form") in {"", None} or (
+            errors.get("form") not in shown and errors.get("form") not in
+            ("start", "proxy", "extend", "pause")) or (
+            errors.get("form") in shown and errors.get("control") not in shown[errors["form"]]))
+        if errors["unplaced"] and errors.get("form") in shown:
+            errors["control"] = "kind"
+            errors["unplaced"] = False
+    context = {
+        "campaign": campaign, "membership": membership, "is_gm": membership.role == Role.GM,
+        "battle": view, "system": system,
+        "board": board(system, state, sides) if state else None,
+        "forms": forms,
+        "hand": _hand(view["system"], view),
+        "piles": _piles(view["system"], view),
+        "pieces": sorted(pieces, key=lambda p: (sides.index(p["side"])
+                                                if p.get("side") in sides else 9, p["id"])),
+        "log": list(reversed(view["log"])),
+        "deadline_local": local_time(phase["deadline_at"], user) if phase else "",
+        "errors": errors, "values": values or {},
+        "invite_url": request.build_absolute_uri(
+            reverse("campaigns:join", args=[campaign.invite_code]))
+        if membership.role == Role.GM and campaign.status == CampaignStatus.SETUP else "",
+        "paused": campaign.status == CampaignStatus.PAUSED,
+    }
+    return render(request, "campaigns/battle.html", context, status=status)
+
+
+@login_required
+@require_GET
+def battle_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    return _page(request, _battle_campaign(campaign_id))
+
+
+@login_required
+@require_POST
+def battle_orders_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _battle_campaign(campaign_id)
+    member_or_404(request, campaign)
+    kind = request.POST.get("kind", "")
+    battle = Battle.objects.get(campaign=campaign)
+    try:
+        order = order_from_form(system_of(battle.system), kind, request.POST)
+        services.battle_orders(user=_user(request), campaign=campaign, orders=[order])
+    except CampaignError as exc:
+        return _page(request, campaign, status=400,
+                     errors={"form": kind, "control": _control(exc.field),
+                             "message": exc.message},
+                     values={kind: request.POST.dict()})
+    messages.success(request, "Your order is given: see what it did in the log.")
+    return redirect("campaigns:battle", campaign.pk)
+
+
+def _gm_action(request: HttpRequest, campaign_id: int, key: str, action: Any,
+               done: str) -> HttpResponse:
+    campaign = _battle_campaign(campaign_id)
+    member_or_404(request, campaign)
+    try:
+        action(campaign)
+    except CampaignError as exc:
+        return _page(request, campaign, status=403 if isinstance(exc, NotAllowedError) else 400,
+                     errors={"form": key, "control": _control(exc.field),
+                             "message": exc.message},
+                     values={key: request.POST.dict()})
+    messages.success(request, done)
+    return redirect("campaigns:battle", campaign.pk)
+
+
+@login_required
+@require_POST
+def battle_start_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    return _gm_action(request, campaign_id, "start",
+                      lambda c: services.battle_start(user=_user(request), campaign=c),
+                      "The battle has started.")
+
+
+@login_required
+@require_POST
+def battle_proxy_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    return _gm_action(request, campaign_id, "proxy",
+                      lambda c: services.battle_proxy(user=_user(request), campaign=c,
+                                                      reason=request.POST.get("reason", "")),
+                      "The proxy has acted for the sides that were to act.")
+
+
+def _hours(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        return 0
+
+
+@login_required
+@require_POST
+def battle_extend_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    return _gm_action(request, campaign_id, "extend",
+                      lambda c: deadline_extend(user=_user(request), campaign=c,
+                                                hours=_hours(request.POST.get("hours", "")),
+                                                reason=request.POST.get("reason", "")),
+                      "The deadline is extended.")
+
+
+@login_required
+@require_POST
+def battle_pause_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = _battle_campaign(campaign_id)
+    if campaign.status == CampaignStatus.PAUSED:
+        return _gm_action(request, campaign_id, "pause",
+                          lambda c: campaign_resume(user=_user(request), campaign=c,
+                                                    reason=request.POST.get("reason", "")),
+                          "The battle goes on: the clock runs again.")
+    return _gm_action(request, campaign_id, "pause",
+                      lambda c: campaign_pause(user=_user(request), campaign=c,
+                                               reason=request.POST.get("reason", "")),
+                      "The battle is paused: the clock is stopped.")
+
+
+def battle_join_page(request: HttpRequest, campaign: Campaign) -> HttpResponse:
+    """The invite link of a battle: choose a side (before the start)."""
+    error, chosen = "", request.POST.get("side", "")
+    if request.method == "POST":
+        try:
+            services.battle_join(user=_user(request), invite_code=campaign.invite_code,
+                                 side=chosen)
+        except CampaignError as exc:
+            error = exc.message
+        else:
+            messages.success(request, f"You joined {chosen} in {campaign.name}.")
+            return redirect("campaigns:battle", campaign.pk)
+    sides = [{"name": s.name,
+              "players": [m.user.public_name for m in Membership.objects.filter(
+                  side=s, role=Role.PLAYER).select_related("user")]}
+             for s in Side.objects.filter(campaign=campaign).order_by("kind")]
+    battle = Battle.objects.get(campaign=campaign)
+    return render(request, "campaigns/battle_join.html", {
+        "invite_campaign": campaign, "sides": sides, "error": error, "chosen": chosen,
+        "system": SYSTEMS[battle.system], "started": campaign.status != CampaignStatus.SETUP,
+    }, status=400 if error else 200)
+
+
+@login_required
+def battle_new(request: HttpRequest) -> HttpResponse:
+    """A new battle: a demo scenario of a system (or your own scenario as JSON), the number
+    of turns, the hours a phase lasts."""
+    scenarios = battle_scenarios()
+    values = {"scenario": request.GET.get("scenario", scenarios[0].key if scenarios else ""),
+              "name": "", "phase_hours": "24", "max_turns": "", "custom": "", "system": ""}
+    error: dict[str, str] = {}
+    if request.method == "POST":
+        values.update({k: request.POST.get(k, "").strip() for k in values})
+        try:
+            settings: dict[str, Any] = {}
+            if values["max_turns"]:
+                if not values["max_turns"].isdigit():
+                    raise CampaignError("Turns: a whole number from 1, or blank for the "
+                                        "scenario's.", code="invalid_input", field="max_turns")
+                settings["max_turns"] = int(values["max_turns"])
+            hours = values["phase_hours"]
+            if not hours.isdigit():
+                raise CampaignError("Hours a phase lasts: a whole number from 1 to 336.",
+                                    code="invalid_input", field="phase_hours")
+            custom = None
+            if values["custom"]:
+                try:
+                    custom = json.loads(values["custom"])
+                except json.JSONDecodeError as exc:
+                    raise CampaignError(f"Your scenario is not JSON: {exc.msg} (line "
+                                        f"{exc.lineno}, column {exc.colno}).",
+                                        code="invalid_input", field="custom") from None
+                system = values["system"]
+            else:
+                demo = next((s for s in scenarios if s.key == values["scenario"]), None)
+                if demo is None:
+                    raise CampaignError("Choose a scenario.", code="invalid_input",
+                                        field="scenario")
+                system = demo.system
+            campaign = services.battle_create(
+                gm=_user(request), system=system, scenario_key=values["scenario"],
+                scenario=custom, settings=settings, name=values["name"],
+                phase_hours=int(hours))
+        except CampaignError as exc:
+            field = exc.field or "scenario"
+            error = {"field": "custom" if field.startswith(("scenario.", "settings"))
+                     and values["custom"] else field, "message": exc.message}
+        else:
+            messages.success(request, f"{campaign.name} is ready: send each player the invite "
+                             "link, then start the battle.")
+            return redirect("campaigns:battle", campaign.pk)
+    return render(request, "campaigns/battle_new.html", {
+        "scenarios": scenarios, "values": values, "error": error, "systems": SYSTEMS.values(),
+    }, status=400 if error else 200)
+
+
+urlpatterns = [
+    path("battles/new/", battle_new, name="battle-new"),
+    path("<int:campaign_id>/battle/", battle_page, name="battle"),
+    path("<int:campaign_id>/battle/orders/", battle_orders_view, name="battle-orders"),
+    path("<int:campaign_id>/battle/start/", battle_start_view, name="battle-start"),
+    path("<int:campaign_id>/battle/proxy/", battle_proxy_view, name="battle-proxy"),
+    path("<int:campaign_id>/battle/extend/", battle_extend_view, name="battle-extend"),
+    path("<int:campaign_id>/battle/pause/", battle_pause_view, name="battle-pause"),
+]

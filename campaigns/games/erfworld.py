@@ -21,7 +21,7 @@ from django.db import transaction
 
 from accounts.models import User
 from campaigns.access import membership_of
-from campaigns.errors import CampaignError, RuleViolationError
+from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
 from campaigns.game import register
 from campaigns.models import (
     Campaign,
@@ -93,7 +93,16 @@ class ErfworldGame:
         if not isinstance(orders, list | tuple) or not orders:
             raise RuleViolationError("Give at least one order.", code="invalid_input",
                                      field="orders")
-        allowed = self.orders_allowed(membership=membership_of(user=user, campaign=campaign))
+        membership = membership_of(user=user, campaign=campaign)
+        phase = Phase.objects.filter(campaign=campaign, status="open").first()
+        if phase is not None and (phase.kind == PhaseKind.OPPOSITION) != (
+                membership.role == Role.GM):
+            raise NotAllowedError(
+                "The opposition phase belongs to the GM, who plays the opposition (§5)."
+                if phase.kind == PhaseKind.OPPOSITION else
+                "The alliance's phases belong to its players; the GM plays the opposition.",
+                code="wrong_side")
+        allowed = self.orders_allowed(membership=membership)
         for i, order in enumerate(orders):
             where = f"orders[{i}]"
             if not isinstance(order, dict):

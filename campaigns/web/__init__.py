@@ -7,9 +7,12 @@ templates/campaigns/base.html needs: `campaign`, `is_gm`, `membership` and `phas
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 
 from accounts.models import User
 from accounts.timefmt import format_local
@@ -32,6 +35,25 @@ def member_or_404(request: HttpRequest, campaign: Campaign) -> Membership:
     if membership is None:
         raise Http404("No such campaign.")
     return membership
+
+
+def erfworld_only(view: Callable[..., Any], *, page: bool = True) -> Callable[..., Any]:
+    """A page of Erfworld's campaign engine (map tools, reports, history, the GM's page…): for
+    a battle of another rule system a member is sent to the battle page (`page`), or gets a
+    404 (a picture, a JSON endpoint); anyone else a 404 either way."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, campaign_id: int, *args: Any, **kwargs: Any) -> Any:
+        campaign = Campaign.objects.filter(pk=campaign_id).first()
+        if campaign is not None and campaign.ruleset_key != "erfworld":
+            if not page:
+                raise Http404("A battle has no such page.")
+            member_or_404(request, campaign)
+            response: HttpResponse = redirect("campaigns:battle", campaign_id)
+            return response
+        return view(request, campaign_id, *args, **kwargs)
+
+    return wrapped
 
 
 def local_time(moment: Any, user: Any) -> str:

@@ -89,7 +89,7 @@ from campaigns.services.forum import (
     threads_ensure,
     unmute,
 )
-from campaigns.web import campaign_page_context, local_time
+from campaigns.web import campaign_page_context, erfworld_only, local_time
 
 
 def _campaign(campaign_id: int) -> Campaign:
@@ -889,9 +889,10 @@ urlpatterns = [
     path("<int:campaign_id>/export/reports/<int:event_id>/", export_report,
          name="export-report"),
     path("<int:campaign_id>/export/turns/<int:turn_number>/", export_turn, name="export-turn"),
-    path("<int:campaign_id>/export/phases/<int:phase_id>/", export_phase, name="export-phase"),
-    path("<int:campaign_id>/map.png", map_png, name="map-png"),
-    path("<int:campaign_id>/map.svg", map_svg, name="map-svg"),
+    path("<int:campaign_id>/export/phases/<int:phase_id>/", erfworld_only(export_phase, page=False),
+         name="export-phase"),
+    path("<int:campaign_id>/map.png", erfworld_only(map_png, page=False), name="map-png"),
+    path("<int:campaign_id>/map.svg", erfworld_only(map_svg, page=False), name="map-svg"),
     path("<int:campaign_id>/feed.atom", thread_feed, name="feed"),
     path("<int:campaign_id>/forum/threads/<int:thread_id>/feed.atom", thread_feed,
          name="thread-feed"),
@@ -900,7 +901,7 @@ urlpatterns = [
          name="share-token-revoke"),
     path("<int:campaign_id>/tokens/<int:token_id>/rotate/", share_token_rotate_view,
          name="share-token-rotate"),
-    path("<int:campaign_id>/replay/", replay_campaign, name="replay-campaign"),
-    path("<int:campaign_id>/replay/<int:phase_id>/", replay, name="replay"),
+    path("<int:campaign_id>/replay/", erfworld_only(replay_campaign), name="replay-campaign"),
+    path("<int:campaign_id>/replay/<int:phase_id>/", erfworld_only(replay), name="replay"),
     path("<int:campaign_id>/dice/<int:phase_id>/", dice, name="dice"),
 ]

@@ -62,7 +62,7 @@ from campaigns.services.settings import (
     fairness_rows,
     gm_handover,
 )
-from campaigns.web import campaign_page_context
+from campaigns.web import campaign_page_context, erfworld_only
 from rules.erfworld.types import Special, Terrain
 
 UNPROCESSABLE = 422
@@ -526,10 +526,11 @@ def scenario_share_view(request: HttpRequest, key: str) -> HttpResponse:
 urlpatterns: list[URLPattern] = [
     path("gm/", dashboard, name="gm-dashboard"),
     path("gm/new/", campaign_create, name="gm-create"),
-    path("<int:campaign_id>/gm/", campaign_gm, name="gm-campaign"),
-    path("<int:campaign_id>/gm/settings/", campaign_settings, name="gm-settings"),
+    path("<int:campaign_id>/gm/", erfworld_only(campaign_gm), name="gm-campaign"),
+    path("<int:campaign_id>/gm/settings/", erfworld_only(campaign_settings), name="gm-settings"),
     path("<int:campaign_id>/gm/handover/", gm_handover_view, name="gm-handover"),
-    path("<int:campaign_id>/gm/<slug:action>/", campaign_gm_action, name="gm-action"),
+    path("<int:campaign_id>/gm/<slug:action>/", erfworld_only(campaign_gm_action),
+         name="gm-action"),
     path("scenarios/new/", scenario_new, name="scenario-new"),
     path("scenarios/check/", scenario_check, name="scenario-check"),
     path("scenarios/save/", scenario_save_view, name="scenario-save"),

@@ -20,7 +20,7 @@ from accounts.models import User
 from campaigns.models import Campaign
 from campaigns.selectors.map_json import map_page_element
 from campaigns.selectors.map_page import acting_for, map_page_tools
-from campaigns.web import campaign_page_context, member_or_404
+from campaigns.web import campaign_page_context, erfworld_only, member_or_404
 
 
 @login_required
@@ -112,5 +112,6 @@ def _report_url(campaign_id: int) -> str | None:
 
 urlpatterns: list[URLPattern] = [
     path("<int:campaign_id>/map/", campaign_map, name="map"),
-    path("<int:campaign_id>/map/tools/", campaign_map_tools, name="map-tools"),
+    path("<int:campaign_id>/map/tools/", erfworld_only(campaign_map_tools, page=False),
+         name="map-tools"),
 ]

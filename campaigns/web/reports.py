@@ -18,7 +18,7 @@ from campaigns.selectors import phase_history
 from campaigns.selectors.after_action import after_action
 from campaigns.selectors.reports import gm_ledger, report_detail, reports_for
 from campaigns.services.forum import side_threads_open
-from campaigns.web import campaign_page_context
+from campaigns.web import campaign_page_context, erfworld_only
 
 SIDES = ("attacker", "defender")
 
@@ -239,12 +239,13 @@ def archive_download(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("<int:campaign_id>/archive.zip", archive_download, name="archive"),
-    path("<int:campaign_id>/after-action/", after_action_page, name="after-action"),
+    path("<int:campaign_id>/after-action/", erfworld_only(after_action_page), name="after-action"),
     path("<int:campaign_id>/after-action/open-threads/", after_action_page,
          name="open-side-threads"),
-    path("<int:campaign_id>/reports/", reports, name="reports"),
-    path("<int:campaign_id>/reports/<int:event_id>/", report, name="report"),
-    path("<int:campaign_id>/history/", history, name="history"),
-    path("<int:campaign_id>/ledger/", ledger, name="ledger"),
-    path("<int:campaign_id>/history/<int:phase_id>/", history_phase, name="history-phase"),
+    path("<int:campaign_id>/reports/", erfworld_only(reports), name="reports"),
+    path("<int:campaign_id>/reports/<int:event_id>/", erfworld_only(report), name="report"),
+    path("<int:campaign_id>/history/", erfworld_only(history), name="history"),
+    path("<int:campaign_id>/ledger/", erfworld_only(ledger), name="ledger"),
+    path("<int:campaign_id>/history/<int:phase_id>/", erfworld_only(history_phase),
+         name="history-phase"),
 ]

@@ -424,6 +424,41 @@ def then(*steps: Callable[[World], World],
     return build
 
 
+def battle_world(system: str, *, start: bool = True) -> Callable[[], World]:
+    """A battle of ELF ABAS or QUAD from its demo scenario, two players a side. Started
+    (`start`), `player` and `chief_warlord` are the two players of the side that acts first
+    (any player of a side gives its orders) and `ally` a player of the other side; in setup,
+    `player` and `chief_warlord` hold the first side."""
+
+    def build() -> World:
+        from campaigns.games.battle.services import battle_create, battle_join, battle_start
+        from campaigns.models import Battle
+
+        gm = UserFactory()
+        key = {"elf_abas": "elf_abas_ford", "quad": "quad_hill"}[system]
+        campaign = battle_create(gm=gm, system=system, scenario_key=key)
+        sides = list(campaign.sides.order_by("kind").values_list("name", flat=True))
+        members: dict[str, list[Membership]] = {}
+        for side in sides:
+            members[side] = [battle_join(user=UserFactory(), invite_code=campaign.invite_code,
+                                         side=side) for _ in range(2)]
+        first = sides[0]
+        if start:
+            battle_start(user=gm, campaign=campaign)
+            first = Battle.objects.get(campaign=campaign).window["acting"][0]
+        other = next(s for s in sides if s != first)
+        campaign.refresh_from_db()
+        return World(campaign=campaign, gm=gm, chief_warlord=members[first][1],
+                     player=members[first][0], ally=members[other][0], outsider=UserFactory())
+
+    return build
+
+
+def battle_join_body(world: World) -> dict[str, Any]:
+    return {"invite_code": world.campaign.invite_code,
+            "side": world.campaign.sides.order_by("kind").first().name}
+
+
 # --- rows ----------------------------------------------------------------------------------
 
 
@@ -820,6 +855,36 @@ ROWS: list[Row] = [
         body=lambda w: {"ids": list(Notification.objects.filter(user=w.player.user)
                                     .values_list("pk", flat=True))},
         expect=expect(outsider=200, player=200, ally=200, chief_warlord=200, gm=200)),
+    # --- one API for every game (campaigns.game), and the battles of ELF ABAS and QUAD
+    Row("game-orders", "POST", body=lambda w: {"orders": [{"kind": "done"}]},
+        # Erfworld's scout phase: each alliance player marks their own orders done.
+        expect=expect(player=200, ally=200, chief_warlord=200, gm=GM_NOT_ALLIANCE)),
+    Row("game-orders", "POST", variant="ELF ABAS battle", world=battle_world("elf_abas"),
+        body=lambda w: {"orders": [{"kind": "end"}]},
+        # Any player of the side holding the card ends its activation; the other side does not
+        # act now; the GM only has the proxy act.
+        expect=expect(player=200, chief_warlord=200, ally=(400, "turn"),
+                      gm=(403, "not_player"))),
+    Row("game-orders", "POST", variant="QUAD battle", world=battle_world("quad"),
+        body=lambda w: {"orders": [{"kind": "draw", "take": True}]},
+        # The draw: every side answers at once.
+        expect=expect(player=200, chief_warlord=200, ally=200, gm=(403, "not_player"))),
+    Row("game-close", "POST", body=lambda w: {"reason": "matrix"},
+        # Erfworld: ending the phase (nobody is done yet, so not the Chief Warlord either).
+        expect=expect(player=(403, "chief_warlord_only"), ally=(403, "chief_warlord_only"),
+                      chief_warlord=(400, "players_not_done"), gm=200)),
+    Row("game-close", "POST", variant="battle", world=battle_world("elf_abas"),
+        body=lambda w: {"reason": "matrix"}, expect=gm_only()),
+    Row("battle-start", "POST", world=battle_world("quad", start=False), expect=gm_only()),
+    Row("battles", "POST", url_kwargs=lambda w: {},
+        body=lambda w: {"system": "quad", "scenario_key": "quad_hill"},
+        # Anyone logged in may create a battle and become its GM.
+        expect=expect(outsider=201, player=201, ally=201, chief_warlord=201, gm=201)),
+    Row("battle-join", "POST", world=battle_world("elf_abas", start=False),
+        url_kwargs=lambda w: {}, body=battle_join_body,
+        expect=expect(outsider=201, player=(400, "already_member"),
+                      ally=(400, "already_member"), chief_warlord=(400, "already_member"),
+                      gm=(400, "already_member"))),
     # --- the rules calculators show no game state: open to anyone
     Row("rules-calculator", "POST", url_kwargs=lambda w: {"ruleset": "dice", "command": "commit"},
         body=lambda w: {"seed": "00" * 32},

@@ -135,6 +135,8 @@ GET_ROUTES: dict[str, Callable[[Audit], Iterator[str]]] = {
     "after-action": plain("after-action"),
     "declarations": plain("declarations"),
     "thread-posts": every_thread,
+    "game": plain("game"),
+    "battle-scenarios": plain("battle-scenarios", campaign=False),
 }
 
 

@@ -13,7 +13,8 @@ def fingerprint(campaign_id: int) -> dict:
         models.Turn, models.Phase, models.PlayerPhaseStatus, models.ScoutOrder,
         models.Sighting, models.DiceRoll, models.Event, models.PhaseSnapshot,
         models.Notification, models.Fortification, models.Thread, models.Post,
-        models.ThreadParticipant, models.Mute, models.Declaration,
+        models.ThreadParticipant, models.Mute, models.Declaration, models.Battle,
+        models.BattleEntry,
     ):
         qs = model.objects.all() if model is models.Campaign else model.objects.all()
         key = "pk" if model is models.Campaign else None
@@ -21,6 +22,8 @@ def fingerprint(campaign_id: int) -> dict:
             qs = qs.filter(pk=campaign_id)
         elif model is models.PlayerPhaseStatus or model is models.ScoutOrder or model is models.PhaseSnapshot:
             qs = qs.filter(phase__campaign_id=campaign_id)
+        elif model is models.BattleEntry:
+            qs = qs.filter(battle__campaign_id=campaign_id)
         elif model is models.Post or model is models.ThreadParticipant:
             qs = qs.filter(thread__campaign_id=campaign_id)
         else:

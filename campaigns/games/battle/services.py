@@ -90,12 +90,16 @@ def _battle(campaign: Campaign) -> Battle:
 
 
 def _input_error(exc: InputError | BattleError, prefix: str) -> RuleViolationError:
+    """The engine's refusal as the campaign's error, naming the field (`orders[1].path[0]`,
+    `scenario.sides[0].forces[2].hex`, `settings.max_turns`)."""
     if isinstance(exc, BattleError):
-        field = f"{prefix}.{exc.field}" if exc.field else prefix
-        return RuleViolationError(str(exc), code=exc.rule or "battle_rule", field=field)
-    field = f"{prefix}.{exc.field}" if exc.field else prefix
+        field = exc.field
+        if prefix and not field.startswith(prefix):
+            field = f"{prefix}.{field}" if field else prefix
+        return RuleViolationError(str(exc), code=exc.rule or "battle_rule",
+                                  field=field or prefix or None)
     return RuleViolationError(f"{exc.field}: {exc.message}" if exc.field else exc.message,
-                              code="invalid_input", field=field)
+                              code="invalid_input", field=exc.field or prefix or None)
 
 
 def validate_scenario(system: System, scenario: Any, settings: Any) -> None:

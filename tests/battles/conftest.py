@@ -26,11 +26,13 @@ class Table:
         return self.campaign
 
 
-def make_table(system: str, *, start: bool = True, settings: dict | None = None) -> Table:
+def make_table(system: str, *, start: bool = True, settings: dict | None = None,
+               scenario: dict | None = None) -> Table:
+    """A battle of the system's demo scenario (or `scenario`), one player a side."""
     key, first, second = DEMOS[system]
     gm = UserFactory(username=f"gm_{system}")
     campaign = services.battle_create(gm=gm, system=system, scenario_key=key,
-                                      settings=settings or {})
+                                      scenario=scenario, settings=settings or {})
     players = {}
     for side in (first, second):
         user = UserFactory(username=f"{side.lower()}_{system}")

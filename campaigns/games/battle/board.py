@@ -53,7 +53,7 @@ def board(system: System, state: Mapping[str, Any], sides: list[str]) -> dict[st
                 marks[str(side["entry"])] = f"{side['name']}'s entry"
             for camp in side.get("supplies") or []:
                 marks[str(camp)] = f"{side['name']}'s camp"
-    hexes = []
+    hexes: list[dict[str, Any]] = []
     for col in range(cols):
         for row in range(1, rows + 1):
             label = f"{column_letters(col)}{row}"
@@ -72,7 +72,7 @@ def board(system: System, state: Mapping[str, Any], sides: list[str]) -> dict[st
             })
     width = 1.5 * R * (cols - 1) + 2 * R + 4
     height = H * rows + H / 2 + 4
-    used = sorted({h["terrain"] for h in hexes})
+    used = sorted({str(h["terrain"]) for h in hexes})
     return {"width": round(width, 1), "height": round(height, 1), "hexes": hexes,
             "marks": bool(marks),
             "legend": [(t.replace("_", " "), system.terrain_colours.get(t, "#eeeeee"))

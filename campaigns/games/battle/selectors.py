@@ -77,7 +77,7 @@ def battle_view(*, user: User, campaign: Campaign, log_limit: int | None = None
             engine = system.engine
             state = engine.view(engine.state_from_json(battle.state), side)
     sides = list(Side.objects.filter(campaign=campaign).order_by("kind"))
-    players = {s.pk: [] for s in sides}
+    players: dict[int, list[str]] = {s.pk: [] for s in sides}
     for m in (Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
               .select_related("user").order_by("pk")):
         if m.side_id in players:

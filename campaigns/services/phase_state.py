@@ -89,6 +89,12 @@ def open_phase_locked(campaign: Campaign) -> Phase:
                               "is resumed.", code="paused")
     if campaign.status != CampaignStatus.RUNNING or phase is None:
         raise WrongStateError("The campaign has no open phase.", code="no_open_phase")
+    if phase.kind == PhaseKind.BATTLE:
+        # Erfworld's phase services (orders done, end phase, scouting, moves) on a battle of
+        # another rule system: its orders go through the battle page and the game API.
+        raise WrongStateError("This is a battle step: orders are given on the battle page (or "
+                              "POST …/game/orders/), and the step closes when its sides have "
+                              "acted or the proxy acts for them.", code="battle_step")
     return phase
 
 

@@ -64,6 +64,8 @@ def local_time(moment: Any, user: Any) -> str:
 def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership) -> dict[str, Any]:
     """What the phase bar shows: the open phase from `phase_status_board`, and which of
     "I'm done", "End phase" and "act for a late player" this viewer may use."""
+    if campaign.ruleset_key != "erfworld":
+        return _battle_bar(campaign)
     board = phase_status_board(user=user, campaign=campaign)
     if board is None:
         return {"open": False, "campaign_status": campaign.get_status_display()}
@@ -122,6 +124,22 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         "is_scout_phase": board["phase"] == PhaseKind.SCOUT,
         "nobody_done": bool(board["players"]) and not any(p["done"] for p in board["players"]),
     }
+
+
+def _battle_bar(campaign: Campaign) -> dict[str, Any]:
+    """A battle's bar on its campaign pages (forum, dice): the step, who acts, the deadline;
+    its orders are on the battle page."""
+    from campaigns.game import game_for
+    from campaigns.models import Phase, PhaseStatus
+
+    phase = (Phase.objects.filter(campaign=campaign, status=PhaseStatus.OPEN)
+             .select_related("turn").first())
+    game = game_for(campaign)
+    return {"open": phase is not None, "battle": {
+        "status": campaign.get_status_display(),
+        "step": phase.turn.number if phase else None,
+        "waiting_for": game.waiting_for(campaign, phase) if phase else "",
+        "deadline_at": phase.deadline_at if phase else None}}
 
 
 def _draw_context(campaign: Campaign, board: dict[str, Any], *, is_gm: bool,

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User, selectable_time_zones
 from campaigns.deadline_clock import WEEKDAYS
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
+from campaigns.games.battle.catalogue import battle_scenarios
 from campaigns.models import Campaign, CampaignStatus, Fortification, Phase, Role, Unit
 from campaigns.selectors.gm import (
     blank_scenario,
@@ -100,12 +101,16 @@ def _dashboard_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     user = _user(request)
     rows = gm_dashboard(user=user)
     for row in rows:
-        row["gm_url"] = reverse("campaigns:gm-campaign", args=[row["campaign"].pk])
+        # A battle's GM tools are on its battle page.
+        page = ("campaigns:gm-campaign" if row["campaign"].ruleset_key == "erfworld"
+                else "campaigns:battle")
+        row["gm_url"] = reverse(page, args=[row["campaign"].pk])
         if row["invite_code"]:
             row["invite_url"] = invite_url(request, row["invite_code"])
     return {
         "rows": rows,
         "scenarios": scenario_choices(user=_user(request)),
+        "battle_scenarios": battle_scenarios(),
         "values": {},
         **extra,
     }

@@ -17,9 +17,12 @@ def seed() -> list[str]:
 
 
 def test_seed_demo_starts_the_broad_way_campaign_once():
-    assert seed()[5:] == ["campaign The Broad Way: created and started"]
-    assert seed()[5:] == ["campaign The Broad Way: exists"]
-    campaign = Campaign.objects.get()
+    assert seed()[5:] == ["campaign The Broad Way: created and started",
+                          "battle The ford at Epping: created and started",
+                          "battle The hill at Redmarch: created and started"]
+    assert seed()[5:] == ["campaign The Broad Way: exists", "battle The ford at Epping: exists",
+                          "battle The hill at Redmarch: exists"]
+    campaign = Campaign.objects.get(ruleset_key="erfworld")
     assert (campaign.name, campaign.status) == ("The Broad Way", "running")
     members = Membership.objects.filter(campaign=campaign).order_by("user__username")
     assert [(m.user.username, m.role, m.is_chief_warlord, m.army_ready_at is not None)
@@ -34,3 +37,16 @@ def test_seed_demo_starts_the_broad_way_campaign_once():
     assert sorted(
         (s.hex, s.units.count()) for s in Stack.objects.filter(side__kind="alliance")
     ) == [("A1", 12), ("A1", 16), ("A1", 23)]
+
+
+def test_seed_demo_starts_one_demo_battle_of_each_system():
+    seed()
+    battles = {c.ruleset_key: c for c in Campaign.objects.exclude(ruleset_key="erfworld")}
+    assert sorted(battles) == ["elf_abas", "quad"]
+    for system, sides in (("elf_abas", {"Epping": "player1", "Fremont": "player2"}),
+                          ("quad", {"Red": "player2", "Blue": "player3"})):
+        campaign = battles[system]
+        assert campaign.status == "running"
+        assert {m.side.name: m.user.username for m in Membership.objects.filter(
+            campaign=campaign, role="player")} == sides
+        assert Phase.objects.get(campaign=campaign, status="open").kind == "battle"

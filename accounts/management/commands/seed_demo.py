@@ -1,4 +1,5 @@
-"""Seed the demo: a GM account, three players and the Broad Way campaign (idempotent)."""
+"""Seed the demo: a GM account, three players, the Broad Way campaign and one demo battle of
+each other system run by forum (idempotent)."""
 
 from typing import Any
 
@@ -14,6 +15,9 @@ DEMO_PASSWORD = "broadway"  # noqa: S105 - documented demo login
 DEMO_USERS = [("admin", True), ("gm", False), ("player1", False), ("player2", False),
               ("player3", False)]
 DEMO_CAMPAIGN = "The Broad Way"
+# The demo battle of each system (campaigns/games/battle/scenarios/): its players by side.
+DEMO_BATTLES = [("elf_abas", "elf_abas_ford", {"Epping": "player1", "Fremont": "player2"}),
+                ("quad", "quad_hill", {"Red": "player2", "Blue": "player3"})]
 
 # Each player's designed army: (unit type, stats, how many bought).
 COMMANDER = ["commander"]
@@ -43,7 +47,8 @@ class Command(BaseCommand):
         "Create the demo logins (admin, the site operator; gm; player1, player2, player3; "
         "password 'broadway') and the "
         "Broad Way campaign (designed armies, player1 Chief Warlord, started in turn 1's scout "
-        "phase) unless they exist. Safe to run any number of times."
+        "phase) and a started demo battle of ELF ABAS (player1 against player2) and of QUAD "
+        "(player2 against player3), unless they exist. Safe to run any number of times."
     )
 
     def handle(self, *args: object, **options: object) -> None:
@@ -57,6 +62,10 @@ class Command(BaseCommand):
         created = seed_broad_way(users)
         state = "created and started" if created else "exists"
         self.stdout.write(f"campaign {DEMO_CAMPAIGN}: {state}")
+        for system, key, players in DEMO_BATTLES:
+            name, created = seed_battle(users, system, key, players)
+            state = "created and started" if created else "exists"
+            self.stdout.write(f"battle {name}: {state}")
 
 
 @transaction.atomic
@@ -89,3 +98,24 @@ def seed_broad_way(users: dict[str, User]) -> bool:
         chief_warlord_vote(user=users[voter], campaign=campaign, candidate=members["player1"])
     campaign_start(user=gm, campaign=campaign)
     return True
+
+
+@transaction.atomic
+def seed_battle(users: dict[str, User], system: str, key: str,
+                players: dict[str, str]) -> tuple[str, bool]:
+    """A demo battle run by the demo GM, one demo player a side, started; (its name, False
+    when it exists)."""
+    from campaigns.games.battle.catalogue import battle_scenario
+    from campaigns.games.battle.services import battle_create, battle_join, battle_start
+    from campaigns.models import Campaign
+
+    scenario = battle_scenario(key)
+    assert scenario is not None
+    gm = users["gm"]
+    if Campaign.objects.filter(scenario_key=key, memberships__user=gm).exists():
+        return scenario.name, False
+    campaign = battle_create(gm=gm, system=system, scenario_key=key)
+    for side, username in players.items():
+        battle_join(user=users[username], invite_code=campaign.invite_code, side=side)
+    battle_start(user=gm, campaign=campaign)
+    return scenario.name, True

@@ -1,8 +1,9 @@
 """The campaign archive: one zip with every row of a campaign's game (events, state snapshots,
-dice rolls and seeds, the map and the forum) as JSON, the map picture of every phase and the
-forum as HTML. `export_archive` writes it (the download of a finished campaign's members, and
-`manage.py export_campaign`); `import_archive` restores it into another database
-(`manage.py import_campaign`), where the dice of every phase verify again.
+dice rolls and seeds, the map, a battle's state and log, and the forum) as JSON, the map
+picture of every phase and the forum as HTML. `export_archive` writes it (the download of a
+finished campaign's members, and `manage.py export_campaign`); `import_archive` restores it
+into another database (`manage.py import_campaign`), where the dice of every phase verify
+again.
 
 The rows keep their ids, so everything that names an id (event payloads, snapshots, dice
 purposes) stays true; an import refuses, changing nothing, when an id is taken in the target
@@ -54,6 +55,8 @@ TABLES: list[tuple[type[models.Model], Callable[[int], dict[str, Any]]]] = [
     (m.Event, lambda c: {"campaign_id": c}),
     (m.Declaration, lambda c: {"campaign_id": c}),
     (m.PhaseSnapshot, lambda c: {"phase__campaign_id": c}),
+    (m.Battle, lambda c: {"campaign_id": c}),
+    (m.BattleEntry, lambda c: {"battle__campaign_id": c}),
     (m.Notice, lambda c: {"campaign_id": c}),
     (m.Absence, lambda c: {"membership__campaign_id": c}),
     (m.Thread, lambda c: {"campaign_id": c}),
@@ -129,8 +132,10 @@ def export_archive(campaign: m.Campaign, *, reader: User | None = None) -> bytes
                       .select_related("turn", "snapshot").order_by("opened_at", "id")):
             picture = map_picture(viewer=viewer, campaign=campaign, phase=phase)
             archive.writestr(f"pictures/phase-{phase.pk}.png", render_png(picture, 1000))
-        archive.writestr("pictures/now.png", render_png(
-            map_picture(viewer=viewer, campaign=campaign, phase=None), 1000))
+        if campaign.ruleset_key == "erfworld":
+            # (A battle of another system has its state and log in archive.json alone.)
+            archive.writestr("pictures/now.png", render_png(
+                map_picture(viewer=viewer, campaign=campaign, phase=None), 1000))
         thread_ids = {r["id"] for r in data["tables"][_label(m.Thread)]}
         for thread in m.Thread.objects.filter(pk__in=thread_ids).order_by("created_at", "id"):
             posts = [post_view(p, user=viewer, is_gm=True) for p in

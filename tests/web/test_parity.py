@@ -19,6 +19,7 @@ MAP = "static/js/map.js"
 LOBBY = "templates/campaigns/lobby.html"
 GM_PANEL = "templates/campaigns/gm/_panel.html"
 PHASE_BAR = "templates/campaigns/_phase_bar.html"
+BATTLE = "templates/campaigns/battle.html"
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,15 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("fortification-repair", "POST"): Control("campaigns:map", MAP, "`repair-${f.id}`"),
     ("pops-buy", "POST"): Control("campaigns:map", MAP, '"pops-buy"'),
     ("pops-share", "POST"): Control("campaigns:map", MAP, '"share-confirm"'),
+    # Every game's API (campaigns.game) and the battles of ELF ABAS and QUAD: the battle page.
+    # (Erfworld's orders of the game API are the map's: its scout, move, attack and done.)
+    ("game-orders", "POST"): Control("campaigns:battle", BATTLE, "url 'campaigns:battle-orders'"),
+    ("game-close", "POST"): Control("campaigns:battle", BATTLE, 'data-key="proxy"'),
+    ("battle-start", "POST"): Control("campaigns:battle", BATTLE, 'data-key="start-battle"'),
+    ("battles", "POST"): Control("campaigns:battle-new", "templates/campaigns/battle_new.html",
+                                 "Create the battle</button>"),
+    ("battle-join", "POST"): Control("campaigns:join", "templates/campaigns/battle_join.html",
+                                     "Join the battle</button>"),
     # The GM's page.
     ("gm-end-phase", "POST"): Control("campaigns:gm-campaign", GM_PANEL, "'end-phase'"),
     ("gm-revert", "POST"): Control("campaigns:gm-campaign", GM_PANEL, "'revert'"),
@@ -151,7 +161,7 @@ ARGS = {
     "campaigns:gm-campaign": [1], "campaigns:gm-settings": [1],
     "campaigns:unit-type-edit": [1, 1],
     "campaigns:forum-thread": [1, 1], "campaigns:forum-post-edit": [1, 1], "campaigns:forum": [1],
-    "campaigns:after-action": [1],
+    "campaigns:after-action": [1], "campaigns:battle": [1],
 }
 
 

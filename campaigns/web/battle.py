@@ -147,6 +147,7 @@ def _page(request: HttpRequest, campaign: Campaign, *, errors: dict[str, Any] | 
             reverse("campaigns:join", args=[campaign.invite_code]))
         if membership.role == Role.GM and campaign.status == CampaignStatus.SETUP else "",
         "paused": campaign.status == CampaignStatus.PAUSED,
+        "acting_names": " and ".join(s["name"] for s in view["sides"] if s["acting"]),
     }
     return render(request, "campaigns/battle.html", context, status=status)
 
@@ -270,6 +271,11 @@ def battle_new(request: HttpRequest) -> HttpResponse:
     scenarios = battle_scenarios()
     values = {"scenario": request.GET.get("scenario", scenarios[0].key if scenarios else ""),
               "name": "", "phase_hours": "24", "max_turns": "", "custom": "", "system": ""}
+    copied = next((sc for sc in scenarios if sc.key == request.GET.get("copy")), None)
+    if copied is not None:
+        # "Edit a copy": the demo's scenario in the box, to change and create from.
+        values.update(scenario=copied.key, system=copied.system,
+                      custom=json.dumps(copied.scenario, indent=2))
     error: dict[str, str] = {}
     if request.method == "POST":
         values.update({k: request.POST.get(k, "").strip() for k in values})

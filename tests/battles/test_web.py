@@ -138,6 +138,22 @@ def test_a_new_battle_from_the_page_and_its_errors_at_their_fields(client):
         "Ford", 48, {"max_turns": 2})
 
 
+def test_a_demo_scenario_is_copied_into_the_box_to_edit(client):
+    client.force_login(UserFactory())
+    html = page(client.get("/campaigns/battles/new/?copy=elf_abas_ford"))
+    assert json.loads(html.select_one("#battle-custom").get_text()) == battle_scenario(
+        "elf_abas_ford").scenario
+    assert html.select_one("#battle-system option[selected]")["value"] == "elf_abas"
+    edited = battle_scenario("elf_abas_ford").scenario | {"map": {"cols": 9, "rows": 8}}
+    response = client.post("/campaigns/battles/new/", {
+        "scenario": "elf_abas_ford", "system": "elf_abas", "custom": json.dumps(edited),
+        "phase_hours": "24", "name": "Open field"})
+    campaign = Campaign.objects.get()
+    assert response["Location"] == f"/campaigns/{campaign.pk}/battle/"
+    assert (campaign.scenario_key, campaign.battle.scenario["map"]) == ("", {"cols": 9,
+                                                                            "rows": 8})
+
+
 def test_joining_by_the_invite_link_chooses_a_side(client):
     table = make_table("elf_abas", start=False)
     campaign = table.campaign

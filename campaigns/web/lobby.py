@@ -81,7 +81,10 @@ def _phase_bar_response(
 ) -> HttpResponse:
     context = campaign_page_context(request, campaign)
     context.update(phase_bar_error=error, phase_bar_message=message)
-    response = render(request, "campaigns/_phase_bar.html", context)
+    # A battle's bar, as campaigns/base.html includes it (its orders are on the battle page).
+    template = ("campaigns/_battle_bar.html" if context["phase_bar"].get("battle")
+                else "campaigns/_phase_bar.html")
+    response = render(request, template, context)
     if message:
         # The page under the bar (map, lobby…) may refresh itself on this.
         response["HX-Trigger"] = phase_changed(campaign.pk)

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from accounts.models import User
 from campaigns import models
 from campaigns.errors import CampaignError
-from campaigns.services import (
+from campaigns.games.erfworld import (
     campaign_start,
     chief_warlord_appoint,
     fortification_adjust_hits,

@@ -12,7 +12,7 @@ class CampaignsConfig(AppConfig):
     def ready(self) -> None:
         # Each game registers itself behind campaigns.game.Game (docs/architecture.md).
         import campaigns.games.battle.game  # noqa: F401
-        import campaigns.games.erfworld  # noqa: F401
+        import campaigns.games.erfworld.game  # noqa: F401
         from campaigns.services.common import event_recorded
         from config import checks  # noqa: F401 - registers the deployment checks
 

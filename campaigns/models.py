@@ -1,7 +1,8 @@
 """Campaign data: sides, members, map, armies, turns and phases, orders, sightings and records.
 
-Models hold data and constraints only; every change of game state goes through
-campaigns.services, every read that shows game state through campaigns.selectors.
+Models hold data and constraints only; every change of game state goes through the services
+(campaigns.services, a game's own in campaigns.games), every read that shows game state
+through the selectors (campaigns.selectors, a game's own in its package).
 Hexes are stored as their labels ("J10"), as players read them.
 """
 
@@ -588,7 +589,7 @@ class DeclarationStatus(models.TextChoices):
 
 class Declaration(models.Model):
     """An opposition combat declared in an opposition phase of a campaign with the alliance's
-    draw: resolved, in order, once the alliance has drawn (services/draw.py)."""
+    draw: resolved, in order, once the alliance has drawn (games/erfworld/draw.py)."""
 
     id = models.BigIntegerField(primary_key=True, default=new_public_id, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")

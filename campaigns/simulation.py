@@ -19,6 +19,18 @@ from django.db import connection
 
 from accounts.models import User
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import (
+    army_mark_ready,
+    campaign_create_from_scenario,
+    campaign_join,
+    campaign_start,
+    chief_warlord_appoint,
+    phase_end,
+    scout_order_give,
+    unit_type_create,
+    units_buy,
+)
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
 from campaigns.models import (
     Campaign,
     Event,
@@ -32,18 +44,6 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
-from campaigns.services import (
-    army_mark_ready,
-    campaign_create_from_scenario,
-    campaign_join,
-    campaign_start,
-    chief_warlord_appoint,
-    phase_end,
-    scout_order_give,
-    unit_type_create,
-    units_buy,
-)
-from campaigns.services.move_combat import stack_attack, stack_move
 from rules.hexgrid import Direction, HexLabelError, distance, format_label, neighbor, parse_label
 
 ARMY: list[tuple[str, dict[str, Any], int]] = [

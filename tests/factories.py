@@ -35,7 +35,7 @@ STANDARD_ARMY = [
 
 def campaign_factory(*, gm=None, scenario_key: str = "broad_way", name: str = ""):
     """A Broad Way campaign in setup, created by `gm` (a new staff user by default)."""
-    from campaigns.services import campaign_create_from_scenario
+    from campaigns.games.erfworld import campaign_create_from_scenario
 
     gm = gm or UserFactory(is_staff=True)
     return campaign_create_from_scenario(gm=gm, scenario_key=scenario_key, name=name)
@@ -43,14 +43,14 @@ def campaign_factory(*, gm=None, scenario_key: str = "broad_way", name: str = ""
 
 def player_factory(*, campaign, user=None):
     """A user who joined `campaign` with its invite code; returns the Membership."""
-    from campaigns.services import campaign_join
+    from campaigns.games.erfworld import campaign_join
 
     return campaign_join(user=user or UserFactory(), invite_code=campaign.invite_code)
 
 
 def army_factory(*, membership, army=STANDARD_ARMY, ready: bool = True):
     """Design and buy `army` for a player (and mark it ready); returns {type name: UnitType}."""
-    from campaigns.services import army_mark_ready, unit_type_create, units_buy
+    from campaigns.games.erfworld import army_mark_ready, unit_type_create, units_buy
 
     types = {}
     for name, stats, count in army:
@@ -67,7 +67,7 @@ def army_factory(*, membership, army=STANDARD_ARMY, ready: bool = True):
 def started_campaign_factory(*, players: int = 3):
     """A Broad Way campaign with `players` ready armies, the first player Chief Warlord,
     started: turn 1's scout phase is open. Returns (campaign, gm, [memberships])."""
-    from campaigns.services import campaign_start, chief_warlord_appoint
+    from campaigns.games.erfworld import campaign_start, chief_warlord_appoint
 
     gm = UserFactory(is_staff=True)
     campaign = campaign_factory(gm=gm)

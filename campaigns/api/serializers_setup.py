@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from campaigns.games.erfworld.rules import Special
 from campaigns.models import EventKind, PhaseKind, PhaseStatus, SideKind
-from rules.erfworld.types import Special
 
 
 class UnitTypeSerializer(serializers.Serializer):

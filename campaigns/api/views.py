@@ -38,9 +38,7 @@ from campaigns.api.serializers import (
     PhaseBoardSerializer,
     PhaseSerializer,
 )
-from campaigns.models import Campaign, Role
-from campaigns.selectors.map_json import map_json, map_response
-from campaigns.services import (
+from campaigns.games.erfworld import (
     campaign_join,
     orders_mark_done,
     orders_mark_not_done,
@@ -48,6 +46,8 @@ from campaigns.services import (
     scout_order_cancel,
     scout_order_give,
 )
+from campaigns.models import Campaign, Role
+from campaigns.selectors.map_json import map_json, map_response
 from campaigns.services.deadlines import (
     campaign_pause,
     campaign_resume,

@@ -1,5 +1,5 @@
 """API of the alliance's draw: the alliance draws the opposition's dice; the GM lists and
-withdraws the opposition's declared combats (campaigns/services/draw.py)."""
+withdraws the opposition's declared combats (campaigns/games/erfworld/draw.py)."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from campaigns.api.views import (
     answer_example,
     request_example,
 )
+from campaigns.games.erfworld.draw import DRAW_MAX_LENGTH, declaration_withdraw
+from campaigns.games.erfworld.phases import phase_draw
 from campaigns.models import Declaration, DeclarationKind, DeclarationStatus
 from campaigns.selectors.draw import declarations_of
-from campaigns.services.draw import DRAW_MAX_LENGTH, declaration_withdraw
-from campaigns.services.phases import phase_draw
 
 
 class DrawApi(APIView):

@@ -2,7 +2,7 @@
 merge, reorder, mount, attack, siege, repair, pops and the GM's tools (writes).
 
 Every id in a URL or body names something the caller may know of, or the answer is 404
-exactly as for an id that does not exist (campaigns/services/previews.py decides what is
+exactly as for an id that does not exist (campaigns/games/erfworld/previews.py decides what is
 visible); permissions and rules are the services', answered as 400/403 by api/errors.py.
 A stack in an answer has the shape of that stack in the map JSON, so the map can update it
 in place; like the map, answers holding stacks are plain data (a serializer would add the
@@ -37,8 +37,7 @@ from campaigns.api.views import (
     PhaseOpenedSerializer,
     _user,
 )
-from campaigns.models import Campaign, EventKind, Fortification, Membership, Stack, Unit
-from campaigns.services import (
+from campaigns.games.erfworld import (
     fortification_adjust_hits,
     fortification_besiege,
     fortification_repair,
@@ -55,7 +54,8 @@ from campaigns.services import (
     unit_adjust_hits,
     units_mount,
 )
-from campaigns.services import previews as play
+from campaigns.games.erfworld import previews as play
+from campaigns.models import Campaign, EventKind, Fortification, Membership, Stack, Unit
 from campaigns.services.deadlines import phase_processing_unflag
 
 # Reads of play check the order's rights too (400 wrong phase, 403 not your stack).

@@ -33,26 +33,7 @@ from campaigns.api.views import (
     request_example,
 )
 from campaigns.errors import CampaignError, ScenarioError
-from campaigns.models import (
-    Absence,
-    Campaign,
-    Membership,
-    Phase,
-    PhaseStatus,
-    Unit,
-    UnitType,
-)
-from campaigns.scenarios import Scenario, load_scenario, usable_scenario_keys
-from campaigns.selectors.army import army_of, unit_types_visible
-from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
-from campaigns.selectors.reports import (
-    MAX_EVENTS,
-    REPORT_KINDS,
-    events_since,
-    report_detail,
-    reports_for,
-)
-from campaigns.services import (
+from campaigns.games.erfworld import (
     army_mark_not_ready,
     army_mark_ready,
     campaign_create_from_scenario,
@@ -68,12 +49,35 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
+from campaigns.games.erfworld.army import army_of, unit_types_visible
+from campaigns.games.erfworld.rules import Special
+from campaigns.games.erfworld.saved_scenarios import (
+    scenario_save,
+    scenario_share,
+    scenario_validate,
+)
+from campaigns.games.erfworld.scenarios import Scenario, load_scenario, usable_scenario_keys
+from campaigns.games.erfworld.standing import standing_orders_set
+from campaigns.models import (
+    Absence,
+    Campaign,
+    Membership,
+    Phase,
+    PhaseStatus,
+    Unit,
+    UnitType,
+)
+from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
+from campaigns.selectors.reports import (
+    MAX_EVENTS,
+    REPORT_KINDS,
+    events_since,
+    report_detail,
+    reports_for,
+)
 from campaigns.services.absences import absence_cancel, absence_declare
-from campaigns.services.scenarios import scenario_save, scenario_share, scenario_validate
 from campaigns.services.seats import player_leave, player_remove
 from campaigns.services.settings import gm_handover
-from campaigns.services.standing import standing_orders_set
-from rules.erfworld.types import Special
 
 
 def _user(request: Request) -> User:

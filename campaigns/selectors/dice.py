@@ -33,8 +33,9 @@ from rules.dice import commitment as dice_commitment
 
 HIDDEN = "hidden"
 
-# Purposes that name a unit or a stack, as the services write them (campaigns/services/setup.py
-# `_level_purpose`, turns.py `pops_buy`, rules/erfworld/combat.py special retaliation).
+# Purposes that name a unit or a stack, as Erfworld's services write them
+# (campaigns/games/erfworld/setup.py `_level_purpose`, turns.py `pops_buy`,
+# rules/erfworld/combat.py special retaliation).
 _COMMANDER_LEVEL = re.compile(r"commander level of .+ \((?P<whose>[^()]+)\)")
 _RETALIATION = re.compile(r"special retaliation: stack (?P<stack>\d+)\b.*")
 

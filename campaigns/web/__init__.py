@@ -76,8 +76,8 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         and membership.side is not None
         and membership.side.kind == SideKind.ALLIANCE
     )
+    from campaigns.games.erfworld.phases import commands_alliance
     from campaigns.selectors.absences import standing_down
-    from campaigns.services.phases import commands_alliance
 
     mine = next((p for p in board["players"] if p["membership"] == membership.pk), None)
     is_chief = is_alliance_player and alliance_phase and commands_alliance(campaign, membership)
@@ -116,7 +116,7 @@ def phase_bar_context(*, user: User, campaign: Campaign, membership: Membership)
         "waiting_for_gm": board["phase"] == PhaseKind.OPPOSITION and not is_gm,
         "is_chief_warlord": is_chief,
         # The Chief Warlord may end an alliance phase once nobody is still within their
-        # time; the GM may end any phase at any time (services/phases.py phase_end).
+        # time; the GM may end any phase at any time (games/erfworld/phases.py phase_end).
         "can_end_phase": (is_gm or (is_chief and not waiting)) and not board["awaiting_draw"],
         "end_phase_waiting": [p["name"] for p in waiting] if is_chief else [],
         "act_for": ([p for p in late if p["membership"] != membership.pk]

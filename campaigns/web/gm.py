@@ -28,15 +28,7 @@ from accounts.models import User, selectable_time_zones
 from campaigns.deadline_clock import WEEKDAYS
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
 from campaigns.games.battle.catalogue import battle_scenarios
-from campaigns.models import Campaign, CampaignStatus, Fortification, Phase, Role, Unit
-from campaigns.selectors.gm import (
-    blank_scenario,
-    gm_campaign_panel,
-    gm_dashboard,
-    scenario_choices,
-    scenario_for_editing,
-)
-from campaigns.services import (
+from campaigns.games.erfworld import (
     campaign_create_from_scenario,
     fortification_adjust_hits,
     phase_end,
@@ -44,17 +36,26 @@ from campaigns.services import (
     pop_points_grant,
     unit_adjust_hits,
 )
+from campaigns.games.erfworld.gm_selectors import (
+    blank_scenario,
+    gm_campaign_panel,
+    gm_dashboard,
+    scenario_choices,
+    scenario_for_editing,
+)
+from campaigns.games.erfworld.rules import Special, Terrain
+from campaigns.games.erfworld.saved_scenarios import (
+    MAX_MAP_SIDE,
+    scenario_save,
+    scenario_share,
+    scenario_validate,
+)
+from campaigns.models import Campaign, CampaignStatus, Fortification, Phase, Role, Unit
 from campaigns.services.deadlines import (
     campaign_pause,
     campaign_resume,
     deadline_extend,
     phase_processing_unflag,
-)
-from campaigns.services.scenarios import (
-    MAX_MAP_SIDE,
-    scenario_save,
-    scenario_share,
-    scenario_validate,
 )
 from campaigns.services.settings import (
     MODES,
@@ -64,7 +65,6 @@ from campaigns.services.settings import (
     gm_handover,
 )
 from campaigns.web import campaign_page_context, erfworld_only
-from rules.erfworld.types import Special, Terrain
 
 UNPROCESSABLE = 422
 

@@ -22,20 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from campaigns.errors import CampaignError
-from campaigns.models import (
-    Absence,
-    Campaign,
-    CampaignStatus,
-    Declaration,
-    Membership,
-    Phase,
-    PhaseStatus,
-    Role,
-    Unit,
-    UnitType,
-)
-from campaigns.selectors.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
-from campaigns.services import (
+from campaigns.games.erfworld import (
     army_mark_not_ready,
     army_mark_ready,
     campaign_join,
@@ -54,12 +41,25 @@ from campaigns.services import (
     unit_type_update,
     units_buy,
 )
+from campaigns.games.erfworld.draw import declaration_withdraw
+from campaigns.games.erfworld.lobby import SPECIAL_CHOICES, lobby_state, unit_type_preview
+from campaigns.games.erfworld.phases import phase_draw
+from campaigns.games.erfworld.standing import standing_orders_set
+from campaigns.models import (
+    Absence,
+    Campaign,
+    CampaignStatus,
+    Declaration,
+    Membership,
+    Phase,
+    PhaseStatus,
+    Role,
+    Unit,
+    UnitType,
+)
 from campaigns.services.absences import absence_cancel, absence_declare
-from campaigns.services.draw import declaration_withdraw
-from campaigns.services.phases import phase_draw
 from campaigns.services.seats import open_seats, player_leave, player_remove, seat_claim
 from campaigns.services.settings import settings_rows
-from campaigns.services.standing import standing_orders_set
 from campaigns.web import campaign_page_context, member_or_404
 
 STAT_FIELDS = ("hits", "attack", "defence", "move")
@@ -81,6 +81,7 @@ def _phase_bar_response(
 ) -> HttpResponse:
     context = campaign_page_context(request, campaign)
     context.update(phase_bar_error=error, phase_bar_message=message)
+    # A battle's bar, as campaigns/base.html includes it (its orders are on the battle page).
     template = ("campaigns/_battle_bar.html" if context["phase_bar"].get("battle")
                 else "campaigns/_phase_bar.html")
     response = render(request, template, context)
@@ -216,7 +217,7 @@ def phase_end_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def phase_draw_view(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """An alliance player draws the opposition's dice (services/draw.py)."""
+    """An alliance player draws the opposition's dice (games/erfworld/draw.py)."""
     campaign = _campaign(campaign_id)
     member_or_404(request, campaign)
     expected = _posted_phase(request, campaign)

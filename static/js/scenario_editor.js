@@ -1,6 +1,6 @@
 // The scenario editor: the scenario JSON (the same as a scenario file) edited in place,
 // the map drawn as one SVG string with one element per hex (data-hex="J10"), and the server
-// (campaigns.scenarios.parse_scenario) as the only judge of what is valid.
+// (campaigns.games.erfworld.scenarios.parse_scenario) as the only judge of what is valid.
 
 const SQRT3 = Math.sqrt(3);
 const S = 10; // hex radius in SVG units; zoom changes the SVG's size, never its contents

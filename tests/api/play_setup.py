@@ -1,8 +1,8 @@
 """Set-ups of the play API tests: a move/combat phase with D4 scouted, URLs, and the proof
 that a refused order changed nothing (the campaign tests' `unchanged` fixture)."""
 
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Phase, Unit
-from campaigns.services import phase_end, scout_order_give
 from tests.campaigns.conftest import fingerprint
 from tests.campaigns.engine_setup import SEED
 from tests.factories import started_campaign_factory

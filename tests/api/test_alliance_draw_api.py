@@ -82,7 +82,7 @@ def test_the_withdraw_route_takes_back_a_declaration(client_for):
 
 def test_the_phase_bar_offers_the_draw_to_the_alliance_and_the_list_to_the_gm(client):
     campaign, gm, (p1,), mine, theirs = opposition_phase()
-    from campaigns.services.move_combat import stack_attack
+    from campaigns.games.erfworld.move_combat import stack_attack
 
     stack_attack(user=gm, campaign=campaign, stack=theirs, target=mine)
     bar = reverse("campaigns:phase-bar", args=[campaign.pk])

@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from campaigns.api import urls as api_urls
 from campaigns.api.views_setup import SMALL_SCENARIO
+from campaigns.games.erfworld import orders_mark_done, phase_end, scout_order_give
 from campaigns.models import (
     Campaign,
     Declaration,
@@ -36,7 +37,6 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
-from campaigns.services import orders_mark_done, phase_end, scout_order_give
 from campaigns.services.deadlines import campaign_pause
 from rules.hexgrid import Direction, format_label, neighbor, parse_label
 from tests.campaigns.conftest import fingerprint
@@ -98,7 +98,7 @@ def setup_world(*, chief: bool = True, ready: bool = False) -> Callable[[], Worl
     and marked ready), the first appointed Chief Warlord (`chief`)."""
 
     def build() -> World:
-        from campaigns.services import chief_warlord_appoint
+        from campaigns.games.erfworld import chief_warlord_appoint
 
         gm = UserFactory(is_staff=True)
         campaign = campaign_factory(gm=gm)
@@ -127,7 +127,7 @@ PLAY_ARMY = [
 def play_world() -> World:
     """Turn 1's move and combat phase (fixed dice seed), every stack in A1; the Chief
     Warlord's Scout 1 inspected B1 … D4 in the scout phase, so the D4 garrison is known."""
-    from campaigns.services import campaign_start, chief_warlord_appoint
+    from campaigns.games.erfworld import campaign_start, chief_warlord_appoint
 
     gm = UserFactory(is_staff=True)
     campaign = campaign_factory(gm=gm)
@@ -184,7 +184,7 @@ def alliance_draw(world: World) -> World:
 
 def declared(world: World) -> World:
     """The GM declares the G7 stack's attack on the player's stack next to it."""
-    from campaigns.services.move_combat import stack_attack
+    from campaigns.games.erfworld.move_combat import stack_attack
 
     stack_attack(user=world.gm, campaign=world.campaign, stack=opposition_stack(world, "G7"),
                  target=own_stack(world.player))
@@ -209,7 +209,7 @@ def placed(hex_label: str) -> Callable[[World], World]:
 
 
 def split_off(world: World) -> World:
-    from campaigns.services import stack_split
+    from campaigns.games.erfworld import stack_split
 
     new = stack_split(user=world.player.user, campaign=world.campaign,
                       stack=own_stack(world.player), units=[unit_of(world.player, "Spearman 1")])
@@ -229,7 +229,7 @@ def with_pop_points(points: int) -> Callable[[World], World]:
 
 
 def pool_granted(world: World) -> World:
-    from campaigns.services import pop_points_grant
+    from campaigns.games.erfworld import pop_points_grant
 
     pop_points_grant(user=world.gm, campaign=world.campaign, points=10)
     return world
@@ -305,8 +305,8 @@ def with_hidden_post(world: World) -> World:
 
 def finished(world: World) -> World:
     """The alliance took the victory hex: the campaign has ended."""
+    from campaigns.games.erfworld.engine import check_victory
     from campaigns.models import Side
-    from campaigns.services.engine import check_victory
 
     Fortification.objects.filter(campaign=world.campaign, hex=world.campaign.victory_hex
                                  ).update(owner=Side.objects.get(campaign=world.campaign,
@@ -356,7 +356,7 @@ def flagged(world: World) -> World:
 
 
 def saved_scenario(world: World) -> World:
-    from campaigns.services.scenarios import scenario_save
+    from campaigns.games.erfworld.saved_scenarios import scenario_save
 
     scenario_save(user=world.player.user, key="river_crossing", data=SMALL_SCENARIO)
     return world
@@ -386,14 +386,14 @@ def new_gm(world: World) -> World:
 
 
 def voted(world: World) -> World:
-    from campaigns.services import chief_warlord_vote
+    from campaigns.games.erfworld import chief_warlord_vote
 
     chief_warlord_vote(user=world.player.user, campaign=world.campaign, candidate=world.player)
     return world
 
 
 def shared(world: World) -> World:
-    from campaigns.services.scenarios import scenario_share
+    from campaigns.games.erfworld.saved_scenarios import scenario_share
 
     scenario_share(user=world.player.user, key="river_crossing", shared=True)
     return world

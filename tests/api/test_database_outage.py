@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 
 def test_a_killed_connection_mid_move_is_503_and_changes_nothing(client_for, monkeypatch):
-    from campaigns.services import move_combat
+    from campaigns.games.erfworld import move_combat
 
     campaign, _, (p1,) = move_phase_campaign()
     stack = own_stack(p1)

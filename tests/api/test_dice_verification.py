@@ -4,10 +4,10 @@ and the selectors behind them, with known seeds and exact rolls."""
 import pytest
 
 from campaigns.errors import NotAllowedError
+from campaigns.games.erfworld import campaign_start, chief_warlord_appoint, phase_end
+from campaigns.games.erfworld.move_combat import stack_attack
 from campaigns.models import DiceRoll, Event, Fortification, Phase, Side
 from campaigns.selectors.dice import phase_dice_verification, setup_dice_verification
-from campaigns.services import campaign_start, chief_warlord_appoint, phase_end
-from campaigns.services.move_combat import stack_attack
 from rules.dice import commitment
 from tests.campaigns.engine_setup import SEED, move_phase_campaign, opposition_stack, own_stack, put
 from tests.factories import (
@@ -56,7 +56,7 @@ def combat_closed():
 
 def setup_with_known_seed(monkeypatch, *, start=True):
     """Broad Way whose setup seed is SEED, with the player "ann" (so every purpose is known)."""
-    monkeypatch.setattr("campaigns.services.setup.new_seed", lambda: SEED)
+    monkeypatch.setattr("campaigns.games.erfworld.setup.new_seed", lambda: SEED)
     gm = UserFactory(is_staff=True)
     campaign = campaign_factory(gm=gm)
     ann = player_factory(campaign=campaign, user=UserFactory(username="ann"))
@@ -207,7 +207,7 @@ def test_after_the_start_a_player_sees_only_the_setup_commitment(client_for, mon
 
 
 def test_when_the_campaign_ends_everyone_verifies_every_setup_roll(client_for, monkeypatch):
-    from campaigns.services.engine import check_victory
+    from campaigns.games.erfworld.engine import check_victory
 
     campaign, _, ann = setup_with_known_seed(monkeypatch)
     Fortification.objects.filter(campaign=campaign, hex="J10").update(

@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from campaigns.games.erfworld import orders_mark_done, phase_end
 from campaigns.models import Membership, Stack
-from campaigns.services import orders_mark_done, phase_end
 from tests.api.play_setup import scouted_move_phase, url
 from tests.campaigns.engine_setup import opposition_stack, put
 

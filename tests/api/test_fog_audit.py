@@ -26,8 +26,7 @@ import pytest
 from django.urls import URLPattern, reverse
 
 from campaigns.api import urls as api_urls
-from campaigns.models import Event, Membership, Phase, Sighting, Stack, Thread, Unit
-from campaigns.services import (
+from campaigns.games.erfworld import (
     orders_mark_done,
     phase_end,
     scout_order_give,
@@ -35,6 +34,7 @@ from campaigns.services import (
     stack_move,
     unit_adjust_hits,
 )
+from campaigns.models import Event, Membership, Phase, Sighting, Stack, Thread, Unit
 from campaigns.services.forum import post_create, threads_ensure
 from tests.campaigns.engine_setup import opposition_stack, own_stack, put
 from tests.factories import started_campaign_factory

@@ -4,9 +4,9 @@ import gzip
 
 import pytest
 
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Phase, Unit
 from campaigns.selectors import map_state
-from campaigns.services import phase_end, scout_order_give
 from tests.factories import UserFactory, started_campaign_factory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
+from campaigns.games.erfworld import orders_mark_done, scout_order_give
 from campaigns.models import Phase, PlayerPhaseStatus, ScoutOrder, Unit
-from campaigns.services import orders_mark_done, scout_order_give
 from tests.factories import started_campaign_factory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]

@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
+from campaigns.games.erfworld import phase_end, stack_split
 from campaigns.models import Campaign, Event, Fortification, Membership, Stack, Unit, UnitType
-from campaigns.services import phase_end, stack_split
 from tests.api.play_setup import scouted_move_phase, url
 from tests.campaigns.conftest import fingerprint
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put, unit

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
+from campaigns.games.erfworld import pop_points_grant, stack_move
 from campaigns.models import Campaign, Fortification, Membership, Phase, Stack, Unit, UnitType
-from campaigns.services import pop_points_grant, stack_move
 from tests.api.play_setup import url
 from tests.campaigns.conftest import fingerprint
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, unit

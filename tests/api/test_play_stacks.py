@@ -2,8 +2,8 @@
 
 import pytest
 
+from campaigns.games.erfworld import stack_split
 from campaigns.models import Event, Stack, Unit, UnitType
-from campaigns.services import stack_split
 from tests.api.play_setup import url
 from tests.campaigns.conftest import fingerprint
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put, unit

@@ -3,9 +3,9 @@
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
+from campaigns.games.erfworld.move_combat import stack_attack
 from campaigns.models import Event, Phase, Unit
-from campaigns.services import phase_end
-from campaigns.services.move_combat import stack_attack
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put
 from tests.factories import UserFactory, started_campaign_factory
 

@@ -60,7 +60,7 @@ class Seeded:
     caller's own, their allies', and hidden opposition ones)."""
 
     def __init__(self) -> None:
-        from campaigns.services import phase_end, scout_order_give
+        from campaigns.games.erfworld import phase_end, scout_order_give
         from campaigns.services.forum import post_create, threads_ensure
         from tests.factories import started_campaign_factory
 

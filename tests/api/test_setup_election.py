@@ -2,8 +2,8 @@
 
 import pytest
 
+from campaigns.games.erfworld import chief_warlord_appoint
 from campaigns.models import Membership, Phase
-from campaigns.services import chief_warlord_appoint
 from tests.campaigns.conftest import fingerprint
 from tests.factories import (
     UserFactory,

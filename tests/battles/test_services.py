@@ -14,7 +14,7 @@ from campaigns.game import game_for
 from campaigns.games.battle import services
 from campaigns.games.battle.catalogue import battle_scenario, battle_scenarios
 from campaigns.games.battle.selectors import battle_view
-from campaigns.games.erfworld import ErfworldGame
+from campaigns.games.erfworld.game import ErfworldGame
 from campaigns.models import (
     Battle,
     BattleEntry,

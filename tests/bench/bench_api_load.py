@@ -56,7 +56,7 @@ CANDIDATE_PATHS = [["SE"], ["S"], ["SE", "S"], ["S", "SE"], ["SE", "SE"], ["S", 
 def seed() -> tuple[Any, dict[str, Any]]:
     """A started Broad Way campaign with PLAYERS players, each with a token."""
     from accounts.services import api_token_create
-    from campaigns.fetch import board_for, unit_stats
+    from campaigns.games.erfworld.fetch import board_for, unit_stats
     from campaigns.models import Membership, Stack, Unit
     from campaigns.simulation import setup_campaign
     from rules.erfworld.scouting import ScoutOrderError, validate_scout_order
@@ -160,8 +160,8 @@ def has_move_endpoints() -> bool:
 
 
 def main() -> None:
+    from campaigns.games.erfworld import phase_end
     from campaigns.models import Membership, Phase
-    from campaigns.services import phase_end
 
     creation = connection.creation
     old_name = connection.settings_dict["NAME"]

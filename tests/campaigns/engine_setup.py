@@ -1,7 +1,7 @@
 """Helpers of the engine II tests: a campaign in its move/combat phase and quick placements."""
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Phase, Stack, Unit
-from campaigns.services import phase_end
 from tests.factories import started_campaign_factory
 
 SEED = "0" * 64

@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.games.erfworld import orders_mark_done, phase_end, scout_order_give
 from campaigns.models import Absence, Campaign, Event, PhaseStatus, Unit
 from campaigns.selectors.absences import standing_down
 from campaigns.selectors.records import Record, campaign_records
-from campaigns.services import orders_mark_done, phase_end, scout_order_give
 from campaigns.services.absences import absence_cancel, absence_declare
 from campaigns.services.deadlines import phase_process_deadline
 from tests.factories import started_campaign_factory

@@ -7,6 +7,10 @@ import pytest
 from django.utils import timezone
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import orders_mark_done, phase_end
+from campaigns.games.erfworld.draw import declaration_withdraw
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
+from campaigns.games.erfworld.phases import phase_draw
 from campaigns.models import (
     Campaign,
     Declaration,
@@ -16,11 +20,7 @@ from campaigns.models import (
     Stack,
     Unit,
 )
-from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.deadlines import sweep
-from campaigns.services.draw import declaration_withdraw
-from campaigns.services.move_combat import stack_attack, stack_move
-from campaigns.services.phases import phase_draw
 from rules.dice import commitment, derive, mix_draw, verify
 from tests.campaigns.engine_setup import SEED, move_phase_campaign, open_phase, own_stack, put
 
@@ -208,7 +208,7 @@ def test_a_hard_deadline_closes_the_opposition_s_orders_and_asks_the_draw():
 
 
 def test_a_revert_drops_the_declarations_and_reopens_the_gm_s_orders():
-    from campaigns.services.gm_tools import phase_revert
+    from campaigns.games.erfworld.gm_tools import phase_revert
 
     campaign, gm, (p1,), mine, theirs = opposition_phase()
     stack_attack(user=gm, campaign=campaign, stack=theirs, target=mine)

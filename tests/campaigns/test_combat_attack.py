@@ -3,13 +3,13 @@
 import pytest
 
 from campaigns.errors import CampaignError
-from campaigns.models import DiceRoll, Event, Fortification, Membership, Stack, Unit
-from campaigns.services.move_combat import (
+from campaigns.games.erfworld.move_combat import (
     fortification_besiege,
     fortification_repair,
     stack_attack,
     stack_split,
 )
+from campaigns.models import DiceRoll, Event, Fortification, Membership, Stack, Unit
 from tests.campaigns.engine_setup import (
     move_phase_campaign,
     open_phase,

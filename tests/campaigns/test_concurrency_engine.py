@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
 from campaigns.models import Event, Stack, Unit
-from campaigns.services.move_combat import stack_attack, stack_move
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("require_postgres")]
@@ -67,10 +67,10 @@ def test_an_attack_racing_a_move_of_the_same_stack_ends_consistently():
 
 
 def test_two_alliance_players_drawing_at_once_resolve_the_opposition_s_combats_once():
+    from campaigns.games.erfworld import phase_end
+    from campaigns.games.erfworld.phases import phase_draw
     from campaigns.models import Phase
-    from campaigns.services import phase_end
     from campaigns.services.deadlines import sweep
-    from campaigns.services.phases import phase_draw
     from tests.campaigns.test_alliance_draw import opposition_phase
 
     campaign, gm, (p1, p2), mine, theirs = opposition_phase(players=2)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts.models import NotificationKind
 from accounts.timefmt import format_local
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import orders_mark_done, phase_end
 from campaigns.models import (
     CampaignStatus,
     DeadlineReminder,
@@ -23,7 +24,6 @@ from campaigns.models import (
     PhaseKind,
     PhaseStatus,
 )
-from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.deadlines import (
     campaign_pause,
     campaign_resume,

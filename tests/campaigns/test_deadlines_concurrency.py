@@ -11,8 +11,8 @@ import pytest
 from django.db import connection
 from django.db.models import Count
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Event, EventKind, Notice, Notification, Phase, PhaseStatus
-from campaigns.services import phase_end
 from config.settings.base import BASE_DIR
 from tests.factories import started_campaign_factory
 

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from campaigns.errors import NotAllowedError, RuleViolationError
+from campaigns.games.erfworld import deputy_choose, phase_end, scout_order_give
 from campaigns.models import Membership, PhaseStatus, Unit
-from campaigns.services import deputy_choose, phase_end, scout_order_give
 from campaigns.services.absences import absence_declare
 from tests.factories import started_campaign_factory
 
@@ -70,7 +70,7 @@ def test_the_phase_bar_follows_absences_and_the_deputy(client):
     deputy_choose(user=gm, campaign=campaign, membership=p2)
     today = timezone.now().date().isoformat()
     absence_declare(user=p3.user, campaign=campaign, starts_on=today, ends_on=today)
-    from campaigns.services import orders_mark_done
+    from campaigns.games.erfworld import orders_mark_done
 
     orders_mark_done(user=chief.user, campaign=campaign)
     orders_mark_done(user=p2.user, campaign=campaign)

@@ -13,9 +13,14 @@ import pytest
 
 from accounts.models import NotificationKind
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import phase_end
+from campaigns.games.erfworld.move_combat import (
+    stack_attack,
+    stack_move,
+    stack_reorder,
+    stack_split,
+)
 from campaigns.models import Notification, Stack, Unit, UnitType
-from campaigns.services import phase_end
-from campaigns.services.move_combat import stack_attack, stack_move, stack_reorder, stack_split
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put, unit
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]

@@ -7,9 +7,9 @@ stack at the start). Every refused merge, move, split or dismount changes nothin
 import pytest
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import campaign_start, chief_warlord_appoint, phase_end
+from campaigns.games.erfworld.move_combat import stack_move, stack_split, stacks_merge, units_mount
 from campaigns.models import Phase, Stack, Unit
-from campaigns.services import campaign_start, chief_warlord_appoint, phase_end
-from campaigns.services.move_combat import stack_move, stack_split, stacks_merge, units_mount
 from tests.campaigns.engine_setup import SEED, unit
 from tests.factories import (
     STANDARD_ARMY,

@@ -5,8 +5,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.errors import NotAllowedError, WrongStateError
+from campaigns.games.erfworld import campaign_join, invite_regenerate
 from campaigns.models import Campaign, Membership
-from campaigns.services import campaign_join, invite_regenerate
 from tests.factories import UserFactory, campaign_factory, started_campaign_factory
 
 pytestmark = pytest.mark.django_db

@@ -4,19 +4,19 @@ hex panel's facts and the history say the same thing."""
 
 import pytest
 
-from campaigns.fetch import board_for
-from campaigns.models import Fortification, Phase, Sighting, SightingSource, Stack, Unit, UnitType
-from campaigns.selectors import map_state
-from campaigns.services import (
+from campaigns.games.erfworld import (
     fortification_besiege,
     phase_end,
     stack_attack,
     stack_move,
     stack_split,
 )
-from campaigns.services.engine import known_board
-from campaigns.services.gm_tools import phase_revert
-from campaigns.services.knowledge import Glimpse, alliance_witnesses, observe
+from campaigns.games.erfworld.engine import known_board
+from campaigns.games.erfworld.fetch import board_for
+from campaigns.games.erfworld.gm_tools import phase_revert
+from campaigns.games.erfworld.knowledge import Glimpse, alliance_witnesses, observe
+from campaigns.models import Fortification, Phase, Sighting, SightingSource, Stack, Unit, UnitType
+from campaigns.selectors import map_state
 from tests.api.play_setup import scouted_move_phase
 from tests.api.test_play_combat import g7_north_wall, ram_in
 from tests.campaigns.engine_setup import (
@@ -189,7 +189,7 @@ def test_the_history_of_the_next_phase_shows_what_the_fight_taught():
     stack_attack(user=p1.user, campaign=campaign, stack=scout_alone(p1), target=d4)
     standing = [(u.name, u.current_hits) for u in Unit.objects.filter(stack=d4, current_hits__gt=0)
                 .order_by("position", "pk")]
-    from campaigns.services import orders_mark_done
+    from campaigns.games.erfworld import orders_mark_done
 
     orders_mark_done(user=p1.user, campaign=campaign)
     phase_end(user=gm, campaign=campaign)

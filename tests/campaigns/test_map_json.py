@@ -14,13 +14,13 @@ from django.db.models import F
 
 import campaigns.selectors as selectors
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import phase_end, scout_order_give, unit_adjust_hits
 from campaigns.models import (
     Campaign,
     Unit,
 )
 from campaigns.selectors import map_state
 from campaigns.selectors.map_json import map_json, map_response, state_token
-from campaigns.services import phase_end, scout_order_give, unit_adjust_hits
 from campaigns.services.deadlines import campaign_pause, deadline_extend
 from tests.factories import started_campaign_factory
 

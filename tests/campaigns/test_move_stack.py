@@ -3,14 +3,14 @@
 import pytest
 
 from campaigns.errors import CampaignError
-from campaigns.models import Event, Fortification, Sighting, Stack, Unit, UnitType
-from campaigns.services.move_combat import (
+from campaigns.games.erfworld.move_combat import (
     stack_move,
     stack_reorder,
     stack_split,
     stacks_merge,
     units_mount,
 )
+from campaigns.models import Event, Fortification, Sighting, Stack, Unit, UnitType
 from tests.campaigns.engine_setup import (
     move_phase_campaign,
     open_phase,
@@ -176,7 +176,7 @@ def test_another_players_stack_cannot_be_moved(unchanged):
 
 
 def test_the_garrison_never_moves(unchanged):
-    from campaigns.services import phase_end
+    from campaigns.games.erfworld import phase_end
 
     campaign, gm, (p1,) = move_phase_campaign()
     phase_end(user=gm, campaign=campaign)  # the opposition phase

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from campaigns.games.erfworld import phase_end, stack_split, stacks_merge
 from campaigns.models import Fortification, Stack, Unit
-from campaigns.services import phase_end, stack_split, stacks_merge
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db

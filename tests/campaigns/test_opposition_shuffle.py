@@ -13,15 +13,15 @@ from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
-from campaigns.models import Membership, Stack
-from campaigns.scenarios import load_scenario
-from campaigns.services import (
+from campaigns.games.erfworld import (
     campaign_create_from_scenario,
     campaign_join,
     opposition_shuffle,
 )
-from campaigns.services.scenarios import scenario_save
-from campaigns.services.setup import varied_start_hexes
+from campaigns.games.erfworld.saved_scenarios import scenario_save
+from campaigns.games.erfworld.scenarios import load_scenario
+from campaigns.games.erfworld.setup import varied_start_hexes
+from campaigns.models import Membership, Stack
 from tests.factories import UserFactory, campaign_factory, started_campaign_factory
 from tests.web.test_gm_scenarios import small_scenario
 

@@ -4,10 +4,10 @@ phase closed; on the overview beside each player and on the profile."""
 import pytest
 from django.utils import timezone
 
+from campaigns.games.erfworld import orders_mark_done, phase_end
+from campaigns.games.erfworld.engine import check_victory
 from campaigns.models import Fortification, Phase, PhaseStatus, PlayerPhaseStatus, Side
 from campaigns.selectors.records import Record, campaign_records, user_records
-from campaigns.services import orders_mark_done, phase_end
-from campaigns.services.engine import check_victory
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db
@@ -63,9 +63,9 @@ def test_the_overview_and_the_profile_show_the_record(client):
 
 
 def test_after_the_limit_of_missed_phases_the_gm_and_chief_warlord_are_told_and_it_proxies():
+    from campaigns.games.erfworld import scout_order_give
     from campaigns.models import Event, Notification, Unit
     from campaigns.selectors.absences import missed_in_a_row
-    from campaigns.services import scout_order_give
 
     campaign, gm, (chief, p2) = started_campaign_factory(players=2)
     # Turn 1 scout and move/combat pass without p2's orders (the default limit is 2).
@@ -87,8 +87,8 @@ def test_after_the_limit_of_missed_phases_the_gm_and_chief_warlord_are_told_and_
 
 def test_no_limit_never_hands_a_player_over():
     from campaigns.errors import NotAllowedError
+    from campaigns.games.erfworld import scout_order_give
     from campaigns.models import Campaign, Unit
-    from campaigns.services import scout_order_give
 
     campaign, gm, (chief, p2) = started_campaign_factory(players=2)
     Campaign.objects.filter(pk=campaign.pk).update(missed_phases_limit=None)

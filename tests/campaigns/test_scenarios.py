@@ -6,7 +6,7 @@ import json
 import pytest
 
 from campaigns.errors import ScenarioError
-from campaigns.scenarios import SCENARIO_DIR, load_scenario, parse_scenario
+from campaigns.games.erfworld.scenarios import SCENARIO_DIR, load_scenario, parse_scenario
 from rules.erfworld.types import Terrain
 from rules.hexgrid import distance, parse_label
 

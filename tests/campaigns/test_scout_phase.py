@@ -6,6 +6,13 @@ import pytest
 from django.utils import timezone
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import open_phase as services_open_phase
+from campaigns.games.erfworld import (
+    orders_mark_done,
+    phase_end,
+    scout_order_cancel,
+    scout_order_give,
+)
 from campaigns.models import (
     Event,
     Phase,
@@ -17,13 +24,6 @@ from campaigns.models import (
     Stack,
     Turn,
     Unit,
-)
-from campaigns.services import open_phase as services_open_phase
-from campaigns.services import (
-    orders_mark_done,
-    phase_end,
-    scout_order_cancel,
-    scout_order_give,
 )
 from rules.dice import commitment
 from tests.factories import UserFactory, started_campaign_factory

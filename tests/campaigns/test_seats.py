@@ -11,6 +11,8 @@ from django.db import connection
 from django.utils import timezone
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import orders_mark_done, phase_end
+from campaigns.games.erfworld.move_combat import stack_move
 from campaigns.models import (
     Event,
     Membership,
@@ -22,8 +24,6 @@ from campaigns.models import (
     UnitType,
 )
 from campaigns.selectors.records import Record, campaign_records
-from campaigns.services import orders_mark_done, phase_end
-from campaigns.services.move_combat import stack_move
 from campaigns.services.seats import open_seats, player_leave, player_remove, seat_claim
 from tests.campaigns.engine_setup import move_phase_campaign, own_stack
 from tests.factories import (

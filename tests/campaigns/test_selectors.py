@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import orders_mark_done, phase_end, scout_order_give
 from campaigns.models import (
     Map,
     Phase,
@@ -17,7 +18,6 @@ from campaigns.models import (
     UnitType,
 )
 from campaigns.selectors import map_state, phase_status_board
-from campaigns.services import orders_mark_done, phase_end, scout_order_give
 from tests.factories import UserFactory, started_campaign_factory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("require_postgres")]

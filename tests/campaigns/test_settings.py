@@ -12,8 +12,8 @@ from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.games.erfworld import campaign_join, phase_end
 from campaigns.models import Campaign, Event, EventKind, Phase, PhaseStatus, Post
-from campaigns.services import campaign_join, phase_end
 from campaigns.services.settings import campaign_settings_update
 from tests.factories import UserFactory, campaign_factory, started_campaign_factory
 

@@ -5,6 +5,19 @@ from decimal import Decimal
 import pytest
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import (
+    army_mark_not_ready,
+    army_mark_ready,
+    campaign_join,
+    campaign_start,
+    chief_warlord_appoint,
+    chief_warlord_vote,
+    election_close,
+    unit_type_create,
+    unit_type_delete,
+    unit_type_update,
+    units_buy,
+)
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -19,19 +32,6 @@ from campaigns.models import (
     Role,
     Stack,
     Unit,
-)
-from campaigns.services import (
-    army_mark_not_ready,
-    army_mark_ready,
-    campaign_join,
-    campaign_start,
-    chief_warlord_appoint,
-    chief_warlord_vote,
-    election_close,
-    unit_type_create,
-    unit_type_delete,
-    unit_type_update,
-    units_buy,
 )
 from rules.dice import Roll as RulesRoll
 from rules.dice import SeededDice, commitment, derive, verify
@@ -511,8 +511,8 @@ def test_unit_types_cannot_change_after_the_start(unchanged):
 
 def test_one_user_creates_at_most_the_hourly_limit_of_campaigns(settings):
     from campaigns.errors import CampaignError
+    from campaigns.games.erfworld import campaign_create_from_scenario
     from campaigns.models import Campaign
-    from campaigns.services import campaign_create_from_scenario
     from tests.factories import UserFactory
 
     settings.CAMPAIGNS_PER_USER_PER_HOUR = 3

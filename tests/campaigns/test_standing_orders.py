@@ -9,10 +9,10 @@ import pytest
 from django.utils import timezone
 
 from campaigns.errors import CampaignError
+from campaigns.games.erfworld import phase_end, scout_order_give
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
+from campaigns.games.erfworld.standing import standing_orders_set
 from campaigns.models import Event, Phase, ScoutOrder, Stack, Unit
-from campaigns.services import phase_end, scout_order_give
-from campaigns.services.move_combat import stack_attack, stack_move
-from campaigns.services.standing import standing_orders_set
 from tests.campaigns.engine_setup import (
     move_phase_campaign,
     opposition_stack,

@@ -4,17 +4,17 @@ pops placed and a snapshot; victory both ways; GM revert and hit adjustments; hi
 import pytest
 
 from campaigns.errors import CampaignError
-from campaigns.models import Event, Fortification, Membership, Phase, Stack, Unit
-from campaigns.selectors import campaign_game_state, phase_history
-from campaigns.selectors.army import army_points_spent
-from campaigns.services import orders_mark_done, phase_end
-from campaigns.services.gm_tools import (
+from campaigns.games.erfworld import orders_mark_done, phase_end
+from campaigns.games.erfworld.army import army_points_spent
+from campaigns.games.erfworld.gm_tools import (
     fortification_adjust_hits,
     phase_revert,
     unit_adjust_hits,
 )
-from campaigns.services.move_combat import stack_attack, stack_move
-from campaigns.services.turns import pop_points_grant, pop_points_share, pops_buy
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
+from campaigns.games.erfworld.turns import pop_points_grant, pop_points_share, pops_buy
+from campaigns.models import Event, Fortification, Membership, Phase, Stack, Unit
+from campaigns.selectors import campaign_game_state, phase_history
 from rules.erfworld.units import format_fraction
 from tests.campaigns.engine_setup import (
     move_phase_campaign,

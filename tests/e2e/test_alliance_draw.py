@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Campaign, DiceRoll, Event, EventKind, Phase, Stack
-from campaigns.services import phase_end
 from rules.dice import derive, mix_draw
 from tests.e2e.conftest import PHONE
 from tests.factories import started_campaign_factory

@@ -4,8 +4,8 @@ comes back and marks everything read; the count leaves the header. At 1280 × 80
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Notification
-from campaigns.services import phase_end
 from tests.e2e.conftest import PHONE
 from tests.factories import started_campaign_factory
 

@@ -88,9 +88,9 @@ def test_a_conversation_is_opened_and_a_topic_moderated_in_the_browser(
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_the_fog_lifts_page_and_a_turn_post_fit_and_read(browser_page, login, screenshot,
                                                           viewport):
+    from campaigns.games.erfworld import phase_end
+    from campaigns.games.erfworld.engine import check_victory
     from campaigns.models import Fortification, Phase, Side
-    from campaigns.services import phase_end
-    from campaigns.services.engine import check_victory
 
     campaign, gm, (p1, p2) = started_campaign_factory(players=2)
     phase_end(user=gm, campaign=campaign)

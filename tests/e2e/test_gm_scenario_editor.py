@@ -2,8 +2,8 @@
 
 import pytest
 
+from campaigns.games.erfworld.scenarios import load_scenario
 from campaigns.models import SavedScenario
-from campaigns.scenarios import load_scenario
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from accounts.timefmt import format_local
+from campaigns.games.erfworld.previews import attack_preview, stack_reachable
 from campaigns.models import (
     Campaign,
     Event,
@@ -26,7 +27,6 @@ from campaigns.models import (
     Stack,
     Unit,
 )
-from campaigns.services.previews import attack_preview, stack_reachable
 from rules.erfworld.units import (
     ArmyEntry,
     army_cost,

@@ -5,9 +5,9 @@ import math
 import pytest
 
 from campaigns.errors import RuleViolationError
+from campaigns.games.erfworld import phase_end, pops_buy, scout_order_give
+from campaigns.games.erfworld.previews import attack_preview, stack_reachable
 from campaigns.models import Map, Membership, ScoutOrder, Stack, Unit, UnitType
-from campaigns.services import phase_end, pops_buy, scout_order_give
-from campaigns.services.previews import attack_preview, stack_reachable
 from rules.hexgrid import Grid, format_label, parse_label
 from tests.e2e.conftest import PHONE
 from tests.factories import started_campaign_factory

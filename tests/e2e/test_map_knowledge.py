@@ -5,8 +5,8 @@ and 375 px."""
 
 import pytest
 
+from campaigns.games.erfworld import stack_attack, stack_split
 from campaigns.models import Unit
-from campaigns.services import stack_attack, stack_split
 from tests.api.play_setup import scouted_move_phase
 from tests.campaigns.engine_setup import opposition_stack, own_stack, put, unit
 from tests.e2e.conftest import PHONE

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image, ImageStat
 
 from campaigns.exports.mapimage import TERRAIN_COLOURS as PICTURE_COLOURS
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Map, Stack, Unit
-from campaigns.services import phase_end, scout_order_give
 from rules.hexgrid import Grid, format_label, offset_to_hex, parse_label
 from tests.e2e.conftest import PHONE
 from tests.e2e.helpers import click_hex, open_map, select_stack

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from campaigns.games.erfworld import phase_end, scout_order_give
+from campaigns.games.erfworld.previews import attack_preview
 from campaigns.models import Event, EventKind, Phase, PhaseStatus, ScoutOrder, Stack, Unit
-from campaigns.services import phase_end, scout_order_give
-from campaigns.services.previews import attack_preview
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db(transaction=True)

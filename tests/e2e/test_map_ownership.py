@@ -5,8 +5,8 @@ stacks with the move left, and "Show only these on the map" hides the others."""
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Stack
-from campaigns.services import phase_end
 from tests.e2e.conftest import PHONE
 from tests.e2e.helpers import open_map, select_stack
 from tests.factories import UserFactory, army_factory, campaign_factory, player_factory
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_the_map_says_who_owns_each_stack(browser_page, login, screenshot, viewport):
-    from campaigns.services import campaign_start, chief_warlord_appoint
+    from campaigns.games.erfworld import campaign_start, chief_warlord_appoint
 
     gm = UserFactory(username="umpire")
     campaign = campaign_factory(gm=gm)

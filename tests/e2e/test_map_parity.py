@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from campaigns.games.erfworld import phase_end, pop_points_grant
 from campaigns.models import (
     Campaign,
     Event,
@@ -16,7 +17,6 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
-from campaigns.services import phase_end, pop_points_grant
 from rules.erfworld.forts import siege_damage_amount
 from tests.e2e.conftest import PHONE
 from tests.e2e.helpers import open_map, select_stack

@@ -4,8 +4,8 @@ nobody is done with asks first, naming the consequence."""
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Phase, PhaseStatus
-from campaigns.services import phase_end
 from tests.factories import started_campaign_factory
 
 pytestmark = pytest.mark.django_db(transaction=True)

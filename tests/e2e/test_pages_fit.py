@@ -3,8 +3,8 @@ scroll inside their own box) and is shot at 1280 × 800 and at 375 px for a look
 
 import pytest
 
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Event, EventKind, Phase, Thread, ThreadAudience, Unit
-from campaigns.services import phase_end, scout_order_give
 from campaigns.services.forum import share_token_create
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import started_campaign_factory

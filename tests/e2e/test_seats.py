@@ -5,8 +5,8 @@ on a 375-px phone takes the seat and finds the army on their overview."""
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Event, Membership, Stack, Unit
-from campaigns.services import phase_end
 from tests.e2e.conftest import PHONE
 from tests.e2e.helpers import click_hex, flash, select_stack
 from tests.factories import UserFactory, started_campaign_factory

@@ -79,15 +79,15 @@ GRANT, IVY_SHARE, ROWAN_SHARE = 1650, 1210, 420
 @pytest.fixture
 def fixed_seeds(monkeypatch):
     """The campaign's seeds come from a counter instead of the system's randomness."""
+    import campaigns.games.erfworld.setup
     import campaigns.services.phase_state
-    import campaigns.services.setup
 
     counter = itertools.count()
 
     def seed():
         return hashlib.sha256(f"broad-way-victory-{next(counter)}".encode()).hexdigest()
 
-    monkeypatch.setattr(campaigns.services.setup, "new_seed", seed)
+    monkeypatch.setattr(campaigns.games.erfworld.setup, "new_seed", seed)
     monkeypatch.setattr(campaigns.services.phase_state, "new_seed", seed)  # each phase's
 
 

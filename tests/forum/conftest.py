@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Side, SideKind, Thread, ThreadAudience, Unit
-from campaigns.services import phase_end, scout_order_give
 from tests.factories import started_campaign_factory
 
 # A scout path from the entry A1 to the opposition's stack at D4 (tests/api/test_map.py).
@@ -120,8 +120,8 @@ def client_as():
 
 def finish(campaign, gm):
     """The alliance takes the victory hex: the campaign ends."""
+    from campaigns.games.erfworld.engine import check_victory
     from campaigns.models import Fortification
-    from campaigns.services.engine import check_victory
 
     Fortification.objects.filter(campaign=campaign, hex=campaign.victory_hex).update(
         owner=Side.objects.get(campaign=campaign, kind="alliance"))
@@ -132,8 +132,8 @@ def finish(campaign, gm):
 @pytest.fixture
 def fought(scouted, hidden):
     """Turn 1: scouted D4, then attacked it; the GM wrote in the opposition's thread."""
+    from campaigns.games.erfworld.move_combat import stack_attack
     from campaigns.services.forum import post_create
-    from campaigns.services.move_combat import stack_attack
     from tests.campaigns.engine_setup import opposition_stack, own_stack, put
 
     campaign, gm, members = scouted

@@ -193,8 +193,8 @@ def test_a_wall_is_drawn_on_its_hexside(started, client):
 
 
 def test_every_report_export_bbcode_parses_and_round_trips(scouted, client_as):
+    from campaigns.games.erfworld.move_combat import stack_attack
     from campaigns.markup import render_markdown
-    from campaigns.services.move_combat import stack_attack
     from tests.campaigns.engine_setup import opposition_stack, own_stack, put
     from tests.forum.test_markup import text_of
 

@@ -12,14 +12,14 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.exports.mapimage import map_picture
+from campaigns.games.erfworld import phase_end
+from campaigns.games.erfworld.gm_tools import unit_adjust_hits
+from campaigns.games.erfworld.move_combat import stack_attack
 from campaigns.markup import render_markdown
 from campaigns.models import Event, Phase, Post, Thread, Turn, Unit
 from campaigns.selectors.forum import readable_threads
-from campaigns.services import phase_end
 from campaigns.services.deadlines import campaign_pause
 from campaigns.services.forum import post_create, share_token_create
-from campaigns.services.gm_tools import unit_adjust_hits
-from campaigns.services.move_combat import stack_attack
 from tests.campaigns.engine_setup import opposition_stack, own_stack, put
 from tests.forum.conftest import XSS_PAYLOADS, assert_neutralized
 from tests.forum.test_feeds import A

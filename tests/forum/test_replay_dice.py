@@ -69,8 +69,8 @@ def test_a_mark_outside_the_map_is_404(started, client):
 @pytest.fixture
 def fought(started):
     """Turn 1's move/combat phase with one fight at D4, then closed: its seed is revealed."""
-    from campaigns.services import phase_end
-    from campaigns.services.move_combat import stack_attack
+    from campaigns.games.erfworld import phase_end
+    from campaigns.games.erfworld.move_combat import stack_attack
     from tests.campaigns.engine_setup import opposition_stack, own_stack, put
 
     campaign, gm, members = started

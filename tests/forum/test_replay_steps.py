@@ -5,10 +5,10 @@ import pytest
 from django.test import Client
 
 from campaigns.exports.mapimage import map_picture, replayed_stacks
+from campaigns.games.erfworld import phase_end
+from campaigns.games.erfworld.move_combat import stack_move, stack_split
 from campaigns.models import Phase, Stack
 from campaigns.selectors.forum import phase_event_rows
-from campaigns.services import phase_end
-from campaigns.services.move_combat import stack_move, stack_split
 from tests.campaigns.engine_setup import move_phase_campaign, own_stack
 
 pytestmark = [pytest.mark.django_db]

@@ -3,13 +3,13 @@ lands in the right thread(s) once, and links to the page that reports it in full
 
 import pytest
 
+from campaigns.games.erfworld import orders_mark_done, phase_end
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
+from campaigns.games.erfworld.turns import pop_points_grant, pop_points_share, pops_buy
 from campaigns.markup import escape_markdown
 from campaigns.models import Event, Fortification, Phase, Post, Stack
-from campaigns.services import orders_mark_done, phase_end
 from campaigns.services.deadlines import sweep
 from campaigns.services.forum import system_posts_for_event
-from campaigns.services.move_combat import stack_attack, stack_move
-from campaigns.services.turns import pop_points_grant, pop_points_share, pops_buy
 from tests.campaigns.engine_setup import opposition_stack, own_stack, put, unit
 
 pytestmark = [pytest.mark.django_db]

@@ -6,10 +6,10 @@ import pytest
 from django.test import Client
 
 from campaigns.exports.text import PhasePost, phase_post
+from campaigns.games.erfworld import phase_end
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
 from campaigns.markup import render_bbcode
 from campaigns.models import Event, EventKind, Phase
-from campaigns.services import phase_end
-from campaigns.services.move_combat import stack_attack, stack_move
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put
 
 pytestmark = [pytest.mark.django_db]

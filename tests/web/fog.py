@@ -3,8 +3,8 @@ else, then search a page's text for any unit the alliance has not sighted."""
 
 import re
 
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Sighting, Unit
-from campaigns.services import phase_end, scout_order_give
 from tests.factories import started_campaign_factory
 
 HIDDEN_ID_BASE = 7_340_000

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from campaigns.games.erfworld import unit_adjust_hits
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -17,7 +18,6 @@ from campaigns.models import (
     PhaseStatus,
     Unit,
 )
-from campaigns.services import unit_adjust_hits
 from campaigns.services.deadlines import phase_record_failure
 from tests.factories import UserFactory, campaign_factory, started_campaign_factory
 

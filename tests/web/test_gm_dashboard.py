@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from campaigns.games.erfworld import orders_mark_done
+from campaigns.games.erfworld.saved_scenarios import scenario_save
 from campaigns.models import Campaign, Membership, Phase, PhaseStatus, Role
-from campaigns.services import orders_mark_done
 from campaigns.services.deadlines import phase_record_failure
-from campaigns.services.scenarios import scenario_save
 from tests.factories import (
     UserFactory,
     campaign_factory,

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from campaigns.errors import ScenarioError
+from campaigns.games.erfworld import campaign_create_from_scenario
+from campaigns.games.erfworld.saved_scenarios import scenario_save
+from campaigns.games.erfworld.scenarios import load_scenario, scenario_keys
 from campaigns.models import SavedScenario
-from campaigns.scenarios import load_scenario, scenario_keys
-from campaigns.services import campaign_create_from_scenario
-from campaigns.services.scenarios import scenario_save
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.timefmt import format_local
+from campaigns.games.erfworld import chief_warlord_vote, orders_mark_done, phase_end
 from campaigns.models import Event, Phase, PhaseStatus
-from campaigns.services import chief_warlord_vote, orders_mark_done, phase_end
 from tests.factories import (
     UserFactory,
     army_factory,

@@ -6,10 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from campaigns.games.erfworld.gm_tools import unit_adjust_hits
 from campaigns.models import Event, EventKind, Unit
 from campaigns.selectors.reports import gm_ledger
 from campaigns.services.deadlines import campaign_pause, campaign_resume, deadline_extend
-from campaigns.services.gm_tools import unit_adjust_hits
 from campaigns.templatetags.campaign_time import duration_text, span_text
 from tests.factories import started_campaign_factory
 

@@ -449,7 +449,7 @@ def test_player_cannot_start_and_sees_why(client):
 
 
 def test_running_lobby_and_phase_bar_never_name_a_hidden_opposition_unit(client):
-    from campaigns.services import phase_end, scout_order_give
+    from campaigns.games.erfworld import phase_end, scout_order_give
     from tests.web.fog import disguise_the_opposition, hidden_units, leaks
 
     campaign, gm, (p1,) = started_campaign_factory(players=1)
@@ -481,8 +481,8 @@ def test_the_overview_states_the_scenarios_victory_condition(client):
 
 
 def test_a_finished_campaign_names_its_winner_and_why(client):
+    from campaigns.games.erfworld.engine import check_victory
     from campaigns.models import Fortification, SideKind
-    from campaigns.services.engine import check_victory
 
     campaign, gm, (player,) = started_campaign_factory(players=1)
     Fortification.objects.filter(campaign=campaign, hex="J10").update(

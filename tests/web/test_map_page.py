@@ -9,10 +9,10 @@ import zlib
 import pytest
 from django.urls import reverse
 
+from campaigns.games.erfworld import scout_order_give
 from campaigns.models import Stack, Unit
 from campaigns.selectors import map_state
 from campaigns.selectors.map_json import map_response
-from campaigns.services import scout_order_give
 from tests.factories import UserFactory, started_campaign_factory
 
 pytestmark = pytest.mark.django_db
@@ -239,7 +239,7 @@ def _tools(client, member, campaign):
 
 
 def test_the_chief_warlord_sees_the_pool_and_the_players_to_share_it_with(client, started):
-    from campaigns.services import pop_points_grant
+    from campaigns.games.erfworld import pop_points_grant
 
     campaign, gm, (p1, p2) = started
     pop_points_grant(user=gm, campaign=campaign, points=60)
@@ -250,7 +250,7 @@ def test_the_chief_warlord_sees_the_pool_and_the_players_to_share_it_with(client
 
 
 def test_another_player_sees_the_pool_but_not_the_others_points(client, started):
-    from campaigns.services import pop_points_grant
+    from campaigns.games.erfworld import pop_points_grant
 
     campaign, gm, (_p1, p2) = started
     pop_points_grant(user=gm, campaign=campaign, points=60)

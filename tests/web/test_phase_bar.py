@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Phase, PhaseKind, PhaseStatus, PlayerPhaseStatus
-from campaigns.services import phase_end
 from campaigns.web import campaign_page_context
 from tests.factories import UserFactory, campaign_factory, started_campaign_factory
 

@@ -5,8 +5,8 @@ player may take back their own "done" while the phase is open."""
 import pytest
 
 from campaigns.errors import WrongStateError
+from campaigns.games.erfworld import orders_mark_done, orders_mark_not_done, phase_end
 from campaigns.models import PlayerPhaseStatus
-from campaigns.services import orders_mark_done, orders_mark_not_done, phase_end
 from campaigns.services.deadlines import campaign_pause
 from tests.factories import started_campaign_factory
 

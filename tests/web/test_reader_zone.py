@@ -8,9 +8,9 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.timefmt import format_local, zoned_text
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Event, EventKind, Notification, Post
 from campaigns.notifications import notifications_send_email
-from campaigns.services import phase_end
 from tests.factories import started_campaign_factory
 
 

@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.games.erfworld import phase_end
+from campaigns.games.erfworld.move_combat import stack_attack
 from campaigns.models import Event, Membership, Phase, PhaseStatus, Role, Side, Unit
-from campaigns.services import phase_end
-from campaigns.services.move_combat import stack_attack
 from tests.campaigns.engine_setup import move_phase_campaign, opposition_stack, own_stack, put
 from tests.factories import UserFactory, started_campaign_factory
 from tests.web.fog import hidden_units, leaks, scouted_campaign

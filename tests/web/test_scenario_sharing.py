@@ -7,9 +7,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns.errors import NotAllowedError, ScenarioError
+from campaigns.games.erfworld import campaign_create_from_scenario
+from campaigns.games.erfworld.saved_scenarios import scenario_save, scenario_share
 from campaigns.models import Campaign, SavedScenario
-from campaigns.services import campaign_create_from_scenario
-from campaigns.services.scenarios import scenario_save, scenario_share
 from tests.factories import UserFactory
 from tests.web.test_gm_scenarios import small_scenario
 

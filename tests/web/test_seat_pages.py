@@ -4,8 +4,8 @@ link, the invite page's "Take the open seat", and the phase bar's orders for an 
 
 import pytest
 
+from campaigns.games.erfworld import phase_end
 from campaigns.models import Event, Membership, Role, Unit
-from campaigns.services import phase_end
 from campaigns.services.seats import player_leave
 from tests.factories import (
     UserFactory,

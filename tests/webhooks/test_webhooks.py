@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from campaigns.games.erfworld import phase_end, scout_order_give
 from campaigns.models import Event, EventKind, Notification
-from campaigns.services import phase_end, scout_order_give
 from tests.factories import started_campaign_factory
 from tests.web.fog import TO_D4
 from webhooks import services

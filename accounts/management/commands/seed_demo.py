@@ -71,8 +71,7 @@ class Command(BaseCommand):
 @transaction.atomic
 def seed_broad_way(users: dict[str, User]) -> bool:
     """The Broad Way demo campaign, built through the services; False when it exists."""
-    from campaigns.models import Campaign
-    from campaigns.services import (
+    from campaigns.games.erfworld import (
         army_mark_ready,
         campaign_create_from_scenario,
         campaign_join,
@@ -81,6 +80,7 @@ def seed_broad_way(users: dict[str, User]) -> bool:
         unit_type_create,
         units_buy,
     )
+    from campaigns.models import Campaign
 
     if Campaign.objects.filter(name=DEMO_CAMPAIGN, memberships__user=users["gm"]).exists():
         return False

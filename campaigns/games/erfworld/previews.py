@@ -16,7 +16,16 @@ from django.db import transaction
 
 from accounts.models import User
 from campaigns.errors import RuleViolationError
-from campaigns.fetch import board_for, unit_stats
+from campaigns.games.erfworld.engine import Actor, acting, known_board, require_own, stack_units
+from campaigns.games.erfworld.fetch import board_for, unit_stats
+from campaigns.games.erfworld.move_combat import (
+    _hex,
+    _move_error,
+    attack_setup,
+    move_boards,
+    siege_error,
+    siege_setup,
+)
 from campaigns.models import (
     Campaign,
     Fortification,
@@ -30,15 +39,6 @@ from campaigns.models import (
     UnitType,
 )
 from campaigns.selectors import _fortification, _stacks_with_units
-from campaigns.services.engine import Actor, acting, known_board, require_own, stack_units
-from campaigns.services.move_combat import (
-    _hex,
-    _move_error,
-    attack_setup,
-    move_boards,
-    siege_error,
-    siege_setup,
-)
 from campaigns.services.phase_state import ALLIANCE_PHASES
 from rules.dice import FixedDice
 from rules.erfworld.combat import fraction_json

@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from campaigns.access import require_gm
 from campaigns.errors import NotAllowedError, ScenarioError
+from campaigns.games.erfworld.scenarios import SCENARIO_DIR, file_scenario_keys
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -27,7 +28,6 @@ from campaigns.models import (
     SavedScenario,
     Unit,
 )
-from campaigns.scenarios import SCENARIO_DIR, file_scenario_keys
 
 # What the GM panel lists as the record of overrules and clock changes.
 GM_EVENT_KINDS = (

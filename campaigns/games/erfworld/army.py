@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError
-from campaigns.fetch import unit_stats
+from campaigns.games.erfworld.fetch import unit_stats
 from campaigns.models import Campaign, Membership, Role, Unit, UnitType, army_units
 from campaigns.selectors import _membership
 from rules.erfworld.units import ArmyEntry, army_cost, format_fraction

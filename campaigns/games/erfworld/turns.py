@@ -11,7 +11,8 @@ from django.db import transaction
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import NotAllowedError, RuleViolationError
-from campaigns.fetch import unit_stats
+from campaigns.games.erfworld.engine import phase_dice, require_running, store_phase_rolls
+from campaigns.games.erfworld.fetch import unit_stats
 from campaigns.models import (
     Campaign,
     Event,
@@ -38,7 +39,6 @@ from campaigns.services.common import (
     roll_payload,
     side_of,
 )
-from campaigns.services.engine import phase_dice, require_running, store_phase_rolls
 from campaigns.services.phase_state import is_late, open_phase, open_phase_locked
 from rules.erfworld.healing import UnitHealth, heal_units
 from rules.erfworld.movement import commanded_hexes

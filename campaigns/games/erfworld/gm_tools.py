@@ -9,6 +9,8 @@ from django.db import transaction
 
 from accounts.models import User
 from campaigns.errors import RuleViolationError, WrongStateError
+from campaigns.games.erfworld.engine import check_victory, require_running
+from campaigns.games.erfworld.knowledge import restore_latest
 from campaigns.models import (
     Campaign,
     Declaration,
@@ -22,8 +24,6 @@ from campaigns.models import (
     Unit,
 )
 from campaigns.services.common import lock_campaign, members_of, notify, record_event, require_gm
-from campaigns.services.engine import check_victory, require_running
-from campaigns.services.knowledge import restore_latest
 from campaigns.services.phase_state import open_phase_locked
 
 

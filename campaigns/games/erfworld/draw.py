@@ -21,6 +21,8 @@ from django.utils import timezone
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import CampaignError, RuleViolationError, WrongStateError
+from campaigns.games.erfworld.engine import RESOLVING_DRAW, require_running
+from campaigns.games.erfworld.move_combat import fortification_besiege, stack_attack
 from campaigns.models import (
     Campaign,
     Declaration,
@@ -42,8 +44,6 @@ from campaigns.services.common import (
     require_gm,
     side_of,
 )
-from campaigns.services.engine import RESOLVING_DRAW, require_running
-from campaigns.services.move_combat import fortification_besiege, stack_attack
 from campaigns.services.phase_state import open_phase_locked
 
 DRAW_MAX_LENGTH = 200

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaigns.access import membership_of
-from campaigns.fetch import unit_stats
+from campaigns.games.erfworld.fetch import unit_stats
 from campaigns.models import (
     Absence,
     Campaign,

@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError, WrongStateError
-from campaigns.fetch import unit_stats
+from campaigns.games.erfworld.fetch import unit_stats
+from campaigns.games.erfworld.knowledge import Glimpse, remember
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -42,7 +43,6 @@ from campaigns.services.common import (
     roll_payload,
     side_of,
 )
-from campaigns.services.knowledge import Glimpse, remember
 from campaigns.services.phase_state import actor_in_phase, open_phase_locked, record_proxy
 from rules.dice import Roll, SeededDice, mix_draw
 from rules.erfworld.board import Board
@@ -247,7 +247,7 @@ def known_board(board: Board, *, campaign: Campaign, side: Side, phase: Phase) -
     return replace(board, stacks=stacks)
 
 
-# Set while services/draw.py resolves the opposition's declared combats after the alliance's
+# Set while draw.py resolves the opposition's declared combats after the alliance's
 # draw: the services then roll instead of declaring, and the declared stacks may act.
 RESOLVING_DRAW: ContextVar[bool] = ContextVar("resolving_draw", default=False)
 

@@ -1,7 +1,7 @@
 """Erfworld's relational campaign engine behind the `campaigns.game.Game` interface.
 
 Erfworld keeps its state in tables (stacks, units, fortifications, sightings) changed by its
-services (`campaigns.services`: phases, move_combat, turns, engine); this adapter answers the
+services in this package (phases, move_combat, turns, engine, deadlines); this adapter answers the
 campaign's life's questions with them, and gives the orders of the generic game API in
 Erfworld's terms (docs/api.md, "One API for every game"):
 
@@ -23,6 +23,9 @@ from accounts.models import User
 from campaigns.access import membership_of
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
 from campaigns.game import register
+from campaigns.games.erfworld.deadlines import erfworld_deadline
+from campaigns.games.erfworld.move_combat import stack_attack, stack_move
+from campaigns.games.erfworld.phases import orders_mark_done, phase_end, scout_order_give
 from campaigns.models import (
     Campaign,
     Membership,
@@ -36,10 +39,7 @@ from campaigns.models import (
 )
 from campaigns.selectors import map_state
 from campaigns.selectors.map_json import map_response
-from campaigns.services.deadlines import erfworld_deadline
-from campaigns.services.move_combat import stack_attack, stack_move
 from campaigns.services.phase_state import ALLIANCE_PHASES
-from campaigns.services.phases import orders_mark_done, phase_end, scout_order_give
 
 _ORDERS: dict[str, tuple[str, ...]] = {
     PhaseKind.SCOUT: ("scout", "done"),

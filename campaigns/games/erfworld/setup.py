@@ -14,7 +14,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
-from campaigns.fetch import is_commander
+from campaigns.games.erfworld.army import army_entries
+from campaigns.games.erfworld.fetch import is_commander
+from campaigns.games.erfworld.phases import open_phase
+from campaigns.games.erfworld.scenarios import ScenarioStack, load_scenario, load_usable_scenario
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -32,8 +35,6 @@ from campaigns.models import (
     Unit,
     UnitType,
 )
-from campaigns.scenarios import ScenarioStack, load_scenario, load_usable_scenario
-from campaigns.selectors.army import army_entries
 from campaigns.services.common import (
     check_creation_rate,
     lock_campaign,
@@ -49,7 +50,6 @@ from campaigns.services.common import (
     side_of,
     store_setup_rolls,
 )
-from campaigns.services.phases import open_phase
 from rules.dice import commitment, new_seed
 from rules.erfworld.types import Special, UnitStats
 from rules.erfworld.units import (

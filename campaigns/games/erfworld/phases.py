@@ -10,6 +10,11 @@ from django.utils import timezone
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.games.erfworld.draw import DRAW_MAX_LENGTH, ask_draw, needs_draw, resolve_draw
+from campaigns.games.erfworld.engine import require_running
+from campaigns.games.erfworld.knowledge import Glimpse, check_scout_path, remember
+from campaigns.games.erfworld.standing import apply_standing_scouts
+from campaigns.games.erfworld.turns import close_acting_phase, reset_acting_state
 from campaigns.models import (
     Campaign,
     EventKind,
@@ -33,9 +38,6 @@ from campaigns.services.common import (
     record_event,
     side_of,
 )
-from campaigns.services.draw import DRAW_MAX_LENGTH, ask_draw, needs_draw, resolve_draw
-from campaigns.services.engine import require_running
-from campaigns.services.knowledge import Glimpse, check_scout_path, remember
 from campaigns.services.phase_state import ALLIANCE_PHASES as ALLIANCE_PHASES
 from campaigns.services.phase_state import (
     actor_in_phase,
@@ -46,8 +48,6 @@ from campaigns.services.phase_state import (
 )
 from campaigns.services.phase_state import open_phase as open_phase
 from campaigns.services.phase_state import phase_deadline as phase_deadline
-from campaigns.services.standing import apply_standing_scouts
-from campaigns.services.turns import close_acting_phase, reset_acting_state
 
 
 def _require_scout_phase(phase: Phase) -> None:

@@ -15,6 +15,8 @@ from django.db import transaction
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
+from campaigns.games.erfworld.engine import Actor
+from campaigns.games.erfworld.knowledge import check_scout_path
 from campaigns.models import (
     Campaign,
     CampaignStatus,
@@ -27,8 +29,6 @@ from campaigns.models import (
 )
 from campaigns.selectors.standing import MODES, describe
 from campaigns.services.common import lock_campaign, record_event, require_alliance_player
-from campaigns.services.engine import Actor
-from campaigns.services.knowledge import check_scout_path
 from rules.erfworld.types import Special
 from rules.hexgrid import Direction
 

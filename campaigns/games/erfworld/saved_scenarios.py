@@ -9,8 +9,13 @@ from django.db import transaction
 
 from accounts.models import User
 from campaigns.errors import NotAllowedError, ScenarioError
+from campaigns.games.erfworld.scenarios import (
+    Scenario,
+    file_scenario_keys,
+    no_such_scenario,
+    parse_scenario,
+)
 from campaigns.models import SavedScenario
-from campaigns.scenarios import Scenario, file_scenario_keys, no_such_scenario, parse_scenario
 
 # The largest map the server (and the browser map) is built for: 100 × 100 hexes.
 MAX_MAP_SIDE = 100

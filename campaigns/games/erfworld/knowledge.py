@@ -20,7 +20,7 @@ from typing import Any
 from django.db.models import Max
 
 from campaigns.errors import RuleViolationError, WrongStateError
-from campaigns.fetch import board_for, unit_stats
+from campaigns.games.erfworld.fetch import board_for, unit_stats
 from campaigns.models import (
     Campaign,
     Fortification,

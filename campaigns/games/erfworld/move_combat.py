@@ -16,30 +16,7 @@ from django.db import transaction
 
 from accounts.models import NotificationKind, User
 from campaigns.errors import NotAllowedError, RuleViolationError, WrongStateError
-from campaigns.fetch import board_for, unit_stats
-from campaigns.models import (
-    Campaign,
-    DeclarationKind,
-    Event,
-    EventKind,
-    Fortification,
-    FortificationKind,
-    Membership,
-    PhaseKind,
-    Side,
-    SideKind,
-    SightingSource,
-    Stack,
-    Unit,
-)
-from campaigns.services.common import (
-    lock_campaign,
-    notify,
-    record_event,
-    require_alliance_player,
-    roll_payload,
-)
-from campaigns.services.engine import (
+from campaigns.games.erfworld.engine import (
     Actor,
     acting,
     apply_combat_units,
@@ -65,9 +42,32 @@ from campaigns.services.engine import (
     stack_units,
     store_phase_rolls,
 )
-from campaigns.services.knowledge import Glimpse, alliance_witnesses
+from campaigns.games.erfworld.fetch import board_for, unit_stats
+from campaigns.games.erfworld.knowledge import Glimpse, alliance_witnesses
+from campaigns.games.erfworld.standing import require_standing
+from campaigns.models import (
+    Campaign,
+    DeclarationKind,
+    Event,
+    EventKind,
+    Fortification,
+    FortificationKind,
+    Membership,
+    PhaseKind,
+    Side,
+    SideKind,
+    SightingSource,
+    Stack,
+    Unit,
+)
+from campaigns.services.common import (
+    lock_campaign,
+    notify,
+    record_event,
+    require_alliance_player,
+    roll_payload,
+)
 from campaigns.services.phase_state import open_phase_locked
-from campaigns.services.standing import require_standing
 from rules.erfworld.board import Board, other_side
 from rules.erfworld.combat import (
     AttackError,

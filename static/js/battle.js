@@ -26,3 +26,15 @@ document.addEventListener("click", (event) => {
   hex.classList.add("is-picked");
   field.dispatchEvent(new Event("input", { bubbles: true }));
 });
+
+// The page is drawn for one step; its hidden poller asks every minute whether another step is
+// open now (the phase bar's "phase-changed"). Reloading could lose an order being written, so
+// the page says so and links to the new step instead.
+document.body.addEventListener("phase-changed", (event) => {
+  const drawn = document.querySelector("[data-battle-step]");
+  const notice = document.querySelector(".battle-moved-on");
+  if (!drawn || !notice) return;
+  const open = event.detail && event.detail.phase !== undefined && event.detail.phase !== null
+    ? String(event.detail.phase) : "";
+  if (open !== drawn.dataset.battleStep) notice.hidden = false;
+});

@@ -145,3 +145,35 @@ def test_a_battle_by_forum_from_invite_to_result(system, browser, browser_page, 
         screenshot(page, f"{system}-{side}-over")
         assert page.errors == []
     assert gm_page.errors == []
+
+
+def test_an_open_battle_page_says_when_the_battle_moves_on(browser_page, login):
+    """A player's page, left open, learns within a minute (its poller; here the poll is fired
+    at once) that the other side acted and a new step is open, and links to it rather than
+    reloading over an order being written."""
+    from campaigns.games.battle import services
+    from tests.battles.conftest import make_table
+
+    table = make_table("quad")
+    campaign = table.campaign
+    login(table.players["Red"])
+    page = browser_page
+    page.goto(f"/campaigns/{campaign.pk}/battle/")
+    notice = page.locator(".battle-moved-on")
+    page.locator('form[data-order="draw"] [name="take"]').select_option("no")
+    page.locator('[data-battle-step]').dispatch_event("battle-check")
+    page.wait_for_timeout(500)
+    assert notice.is_hidden()  # nothing moved yet
+    for side in ("Red", "Blue"):
+        services.battle_orders(user=table.players[side], campaign=campaign,
+                               orders=[{"kind": "draw", "take": True}])
+    page.locator('[data-battle-step]').dispatch_event("battle-check")
+    notice.wait_for(state="visible")
+    # The order being written is still there.
+    assert page.locator('form[data-order="draw"] [name="take"]').input_value() == "no"
+    notice.get_by_role("link", name="see the new step").click()
+    acting = Battle.objects.get(campaign=campaign).window["acting"]
+    mine = page.locator(".battle-your-turn" if acting == ["Red"] else ".battle-waiting")
+    assert mine.is_visible()
+    assert page.locator(".battle-moved-on").is_hidden()
+    assert page.errors == []

@@ -44,11 +44,12 @@ def erfworld_only(view: Callable[..., Any], *, page: bool = True) -> Callable[..
 
     @functools.wraps(view)
     def wrapped(request: HttpRequest, campaign_id: int, *args: Any, **kwargs: Any) -> Any:
-        campaign = Campaign.objects.filter(pk=campaign_id).first()
-        if campaign is not None and campaign.ruleset_key != "erfworld":
+        ruleset = (Campaign.objects.filter(pk=campaign_id)
+                   .values_list("ruleset_key", flat=True).first())
+        if ruleset is not None and ruleset != "erfworld":
             if not page:
                 raise Http404("A battle has no such page.")
-            member_or_404(request, campaign)
+            member_or_404(request, Campaign.objects.get(pk=campaign_id))
             response: HttpResponse = redirect("campaigns:battle", campaign_id)
             return response
         return view(request, campaign_id, *args, **kwargs)

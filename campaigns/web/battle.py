@@ -123,14 +123,16 @@ def _page(request: HttpRequest, campaign: Campaign, *, errors: dict[str, Any] | 
     errors = dict(errors or {})
     if errors.get("message"):
         shown = {f["kind"]: {c["name"] for c in f["controls"]} | {"kind"} for f in forms}
-        # A refusal whose control is not on the page now is shown above the orders.
-        errors["unplaced"] = (errors.get("form") in {"", None} or (
-            errors.get("form") not in shown and errors.get("form") not in
-            ("start", "proxy", "extend", "pause")) or (
-            errors.get("form") in shown and errors.get("control") not in shown[errors["form"]]))
-        if errors["unplaced"] and errors.get("form") in shown:
-            errors["control"] = "kind"
+        form = errors.get("form")
+        if form in shown:
+            # At its form: next to its control, or under the form's title.
+            if errors.get("control") not in shown[form]:
+                errors["control"] = "kind"
             errors["unplaced"] = False
+        else:
+            # An order the page does not offer now: above the orders (the GM's forms and the
+            # start show their own).
+            errors["unplaced"] = form not in ("start", "proxy", "extend", "pause")
     context = {
         "campaign": campaign, "membership": membership, "is_gm": membership.role == Role.GM,
         "battle": view, "system": system,

@@ -51,7 +51,8 @@ def _log(system: System, battle: Battle, *, side: str | None, sees_all: bool,
                  else public_text(system, entry.events, sides, side))
         events = []
         for e, text in zip(entry.events, texts, strict=True):
-            rolls = [r for r in e.get("rolls", []) if sees_all or not system.is_secret(r)]
+            rolls = [r for r in e.get("rolls", [])
+                     if sees_all or not system.is_secret(str(r.get("purpose", "")))]
             events.append({"kind": e.get("kind"), "text": text, "rolls": rolls})
         out.append({"number": entry.number, "side": entry.side, "proxy": entry.proxy,
                     "by": entry.by.public_name if entry.by else None,

@@ -71,8 +71,7 @@ class SplitDice:
         self._rolls: list[Roll] = []
 
     def roll(self, sides: int, purpose: str) -> int:
-        source = self.secret if self._system.is_secret(Roll(number=0, purpose=purpose,
-                                                             sides=sides, value=1)) else self.public
+        source = self.secret if self._system.is_secret(purpose) else self.public
         value = source.roll(sides, purpose)
         self._rolls.append(source.rolls[-1])
         return value
@@ -238,7 +237,7 @@ def battle_start(*, user: User, campaign: Campaign) -> Campaign:
     battle.state = system.engine.state_to_json(result.state)
     _record(campaign, battle, system, phase, dice, side="", by=user, proxy=False, orders=[],
             events=[e.to_json() for e in result.events], now=now)
-    _open(campaign, battle, system, phase, now, actor=user)
+    _open(campaign, battle, system, phase, result.state, now, actor=user)
     return campaign
 
 
@@ -264,11 +263,11 @@ def _players(campaign: Campaign, sides: Sequence[str]) -> list[Membership]:
                 .select_related("user", "side").order_by("pk"))
 
 
-def _open(campaign: Campaign, battle: Battle, system: System, phase: Phase, now: datetime,
-          *, actor: User | None) -> None:
-    """The phase just created waits for the engine's window: status rows for the acting
-    sides' players, the event, the notifications."""
-    battle.window = system.window(battle.state or {})
+def _open(campaign: Campaign, battle: Battle, system: System, phase: Phase, state: Any,
+          now: datetime, *, actor: User | None) -> None:
+    """The phase just created waits for the engine's window (`state`: the engine's state):
+    status rows for the acting sides' players, the event, the notifications."""
+    battle.window = system.window(state, battle.state or {})
     battle.save(update_fields=["state", "window"])
     acting = list(battle.window["acting"])
     players = _players(campaign, acting)
@@ -341,19 +340,18 @@ def _late_sides(battle: Battle) -> list[str]:
     return list(battle.window.get("acting") or [])
 
 
-def _move_on(campaign: Campaign, battle: Battle, system: System, phase: Phase, now: datetime,
-             *, actor: User | None, reason: str) -> Phase | None:
-    """After orders: the battle's end, the same phase going on (the sides done are marked), or
-    the phase closing and the next opening. Returns the open phase (None once over)."""
-    engine = system.engine
-    state = engine.state_from_json(battle.state or {})
-    verdict = engine.outcome(state)
+def _move_on(campaign: Campaign, battle: Battle, system: System, phase: Phase, state: Any,
+             now: datetime, *, actor: User | None, reason: str) -> Phase | None:
+    """After orders (`state`: the engine's state they left): the battle's end, the same phase
+    going on (the sides done are marked), or the phase closing and the next opening. Returns
+    the open phase (None once over)."""
+    verdict = system.engine.outcome(state)
     if verdict is not None:
         _close(campaign, phase, now, actor=actor, reason="the battle is over")
         _finish(campaign, battle, verdict.winner, verdict.reason, dict(verdict.scores), now,
                 actor=actor)
         return None
-    new = system.window(battle.state or {})
+    new = system.window(state, battle.state or {})
     old = battle.window
     done = [s for s in old.get("acting", []) if s not in new["acting"]]
     same = ({k: v for k, v in new.items() if k != "acting"}
@@ -368,7 +366,7 @@ def _move_on(campaign: Campaign, battle: Battle, system: System, phase: Phase, n
         return phase
     _close(campaign, phase, now, actor=actor, reason=reason)
     nxt = _new_phase(campaign, now)
-    _open(campaign, battle, system, nxt, now, actor=actor)
+    _open(campaign, battle, system, nxt, state, now, actor=actor)
     return nxt
 
 
@@ -411,8 +409,9 @@ def _finish(campaign: Campaign, battle: Battle, winner: str | None, reason: str,
 
 
 def _apply(campaign: Campaign, battle: Battle, system: System, phase: Phase, side: str,
-           raw: Sequence[Any], *, by: User | None, proxy: bool, now: datetime) -> None:
-    """Apply one side's orders with the phase's dice, or refuse them all (nothing changes)."""
+           raw: Sequence[Any], *, by: User | None, proxy: bool, now: datetime) -> Any:
+    """Apply one side's orders with the phase's dice, or refuse them all (nothing changes);
+    returns the engine's state they leave."""
     engine = system.engine
     orders_json = []
     for i, order in enumerate(raw):
@@ -435,6 +434,7 @@ def _apply(campaign: Campaign, battle: Battle, system: System, phase: Phase, sid
     battle.save(update_fields=["state"])
     _record(campaign, battle, system, phase, dice, side=side, by=by, proxy=proxy,
             orders=orders_json, events=[e.to_json() for e in result.events], now=now)
+    return result.state
 
 
 def _running(campaign: Campaign) -> tuple[Battle, System, Phase]:
@@ -473,8 +473,10 @@ def battle_orders(*, user: User, campaign: Campaign, orders: Sequence[Any]) -> P
             f"{side} does not act now: {system.describe(battle.state or {})}.", code="turn",
             field="orders")
     now = timezone.now()
-    _apply(campaign, battle, system, phase, side, orders, by=user, proxy=False, now=now)
-    return _move_on(campaign, battle, system, phase, now, actor=user, reason=f"{side} acted")
+    state = _apply(campaign, battle, system, phase, side, orders, by=user, proxy=False,
+                   now=now)
+    return _move_on(campaign, battle, system, phase, state, now, actor=user,
+                    reason=f"{side} acted")
 
 
 def proxy_acts(campaign: Campaign, *, now: datetime, actor: User | None,
@@ -489,9 +491,9 @@ def proxy_acts(campaign: Campaign, *, now: datetime, actor: User | None,
         if not acting:
             break
         side = acting[0]
-        _apply(campaign, battle, system, phase, side, system.proxy(battle.state or {}, side),
-               by=actor, proxy=True, now=now)
-        nxt = _move_on(campaign, battle, system, phase, now, actor=actor, reason=reason)
+        state = _apply(campaign, battle, system, phase, side,
+                       system.proxy(battle.state or {}, side), by=actor, proxy=True, now=now)
+        nxt = _move_on(campaign, battle, system, phase, state, now, actor=actor, reason=reason)
         if nxt is None or nxt.pk != phase.pk:
             return nxt
     return phase

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.battle import Engine
-from rules.dice import Roll
 from rules.elf_abas.battle import ENGINE as ELF_ABAS_ENGINE
 from rules.quad.battle import ENGINE as QUAD_ENGINE
 
@@ -74,15 +73,15 @@ class System:
     def form(self, kind: str) -> OrderForm | None:
         return next((f for f in self.forms if f.kind == kind), None)
 
-    def is_secret(self, roll: Roll | Mapping[str, Any]) -> bool:
-        purpose = roll.purpose if isinstance(roll, Roll) else str(roll.get("purpose", ""))
+    def is_secret(self, purpose: str) -> bool:
+        """A roll for this purpose comes from the setup dice, hidden until the battle ends."""
         return purpose.startswith(self.secret_purposes) if self.secret_purposes else False
 
-    def window(self, state: State) -> dict[str, Any]:
+    def window(self, battle: Any, state: State) -> dict[str, Any]:
         """The moment the open phase waits for: who acts and the engine's step, turn and card
         (a phase stays open while the same step goes on and only sides that already acted in
-        it, or fewer of them, act)."""
-        acting = list(self.engine.acting_sides(self.engine.state_from_json(dict(state))))
+        it, or fewer of them, act). `battle` is the engine's state, `state` its JSON form."""
+        acting = list(self.engine.acting_sides(battle))
         cards = state.get("cards") if isinstance(state.get("cards"), Mapping) else {}
         return {"acting": acting, "step": state.get("step"),
                 "turn": state.get("turn", cards.get("turn") if cards else None),

@@ -171,9 +171,11 @@ def test_an_open_battle_page_says_when_the_battle_moves_on(browser_page, login):
     notice.wait_for(state="visible")
     # The order being written is still there.
     assert page.locator('form[data-order="draw"] [name="take"]').input_value() == "no"
-    notice.get_by_role("link", name="see the new step").click()
+    # The link loads the same address again: wait for that load, not for the old page.
+    with page.expect_navigation(wait_until="load"):
+        notice.get_by_role("link", name="see the new step").click()
     acting = Battle.objects.get(campaign=campaign).window["acting"]
     mine = page.locator(".battle-your-turn" if acting == ["Red"] else ".battle-waiting")
-    assert mine.is_visible()
+    mine.wait_for(state="visible")
     assert page.locator(".battle-moved-on").is_hidden()
     assert page.errors == []

@@ -75,8 +75,8 @@ def test_a_battle_by_forum_from_invite_to_result(system, browser, browser_page, 
         page.goto(invite)
         page.locator(f'input[name="side"][value="{side}"]').check()
         page.get_by_role("button", name="Join the battle").click()
-        assert page.url.endswith(f"/campaigns/{campaign.pk}/battle/")
-        assert page.get_by_text(f"You joined {side}").is_visible()
+        page.wait_for_url(f"**/campaigns/{campaign.pk}/battle/")
+        page.get_by_text(f"You joined {side}").wait_for(state="visible")
 
     gm_page.reload()
     gm_page.locator('button[data-key="start-battle"]').click()

@@ -40,6 +40,7 @@ urlpatterns = [
     path("battles/scenarios/", views_game.BattleScenariosApi.as_view(),
          name="battle-scenarios"),
     path("battles/join/", views_game.BattleJoinApi.as_view(), name="battle-join"),
+    path("battles/check/", views_game.BattleCheckApi.as_view(), name="battle-check"),
     path("notifications/", views.NotificationListApi.as_view(), name="notifications"),
     path("notifications/unread-count/", views.NotificationUnreadCountApi.as_view(),
          name="notifications-unread-count"),

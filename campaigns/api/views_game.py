@@ -1,6 +1,6 @@
 """One API for every game (campaigns.game): the game's state as the member may see it, orders,
 closing the phase; and the battles of ELF ABAS and QUAD: their demo scenarios, creating one,
-joining a side, starting it (docs/api.md, "One API for every game")."""
+checking a scenario, joining a side, starting it (docs/api.md, "One API for every game")."""
 
 from __future__ import annotations
 
@@ -207,6 +207,41 @@ class BattleCreateApi(APIView):
             scenario=v.get("scenario"), settings=v.get("settings"), name=v.get("name", ""),
             phase_hours=v.get("phase_hours"))
         return Response(BattleCreatedSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class BattleCheckApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        system = serializers.ChoiceField(choices=sorted(SYSTEMS))
+        scenario = serializers.DictField(help_text="The scenario, as the system's engine "
+                                         "reads it.")
+        settings = serializers.DictField(required=False, help_text="The system's settings "
+                                         "(e.g. max_turns).")
+
+    class OutputSerializer(serializers.Serializer):
+        system = serializers.CharField()
+        summary = serializers.CharField(help_text="What the engine would deploy.")
+
+    @extend_schema(operation_id="battles_check", summary="Check a battle scenario without "
+                   "creating anything (the scenario editor's Check)", request=InputSerializer,
+                   responses={200: OutputSerializer, **_errors(400, 401)},
+                   examples=[request_example("a QUAD skirmish", {
+                       "system": "quad", "scenario": {
+                           "map": {"cols": 4, "rows": 3, "terrain": {"B2": "forest"}},
+                           "sides": [
+                               {"name": "Red", "units": [{"id": "r1", "hex": "A1", "type": {
+                                   "name": "Foot", "quality": 3, "speed": 1, "attack": 2,
+                                   "defense": 2}}]},
+                               {"name": "Blue", "units": [{"id": "b1", "hex": "D3", "type": {
+                                   "name": "Foot", "quality": 3, "speed": 1, "attack": 2,
+                                   "defense": 2}}]}]}}),
+                       answer_example("it would start", {
+                           "system": "quad", "summary": "2 units deployed on a 4 × 3 map."})])
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        return Response(self.OutputSerializer(battles.battle_scenario_check(
+            system=v["system"], scenario=v["scenario"], settings=v.get("settings"))).data)
 
 
 class BattleJoinApi(APIView):

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -266,66 +266,108 @@ def battle_join_page(request: HttpRequest, campaign: Campaign) -> HttpResponse:
     }, status=400 if error else 200)
 
 
-@login_required
-def battle_new(request: HttpRequest) -> HttpResponse:
-    """A new battle: a demo scenario of a system (or your own scenario as JSON), the number
-    of turns, the hours a phase lasts."""
+def _new_battle_values(request: HttpRequest) -> dict[str, str]:
     scenarios = battle_scenarios()
     values = {"scenario": request.GET.get("scenario", scenarios[0].key if scenarios else ""),
               "name": "", "phase_hours": "24", "max_turns": "", "custom": "", "system": ""}
+    if request.method == "POST":
+        values.update({k: request.POST.get(k, "").strip() for k in values})
+    return values
+
+
+def _new_battle_request(values: dict[str, str]) -> dict[str, Any]:
+    """The new battle form's fields as `battle_create`'s arguments; a field that is not what it
+    should be raises the error naming it."""
+    settings: dict[str, Any] = {}
+    if values["max_turns"]:
+        if not values["max_turns"].isdigit():
+            raise CampaignError("Turns: a whole number from 1, or blank for the scenario's.",
+                                code="invalid_input", field="max_turns")
+        settings["max_turns"] = int(values["max_turns"])
+    hours = values["phase_hours"]
+    if not hours.isdigit():
+        raise CampaignError("Hours a phase lasts: a whole number from 1 to 336.",
+                            code="invalid_input", field="phase_hours")
+    custom = None
+    if values["custom"]:
+        try:
+            custom = json.loads(values["custom"])
+        except json.JSONDecodeError as exc:
+            raise CampaignError(f"Your scenario is not JSON: {exc.msg} (line {exc.lineno}, "
+                                f"column {exc.colno}).", code="invalid_input",
+                                field="custom") from None
+        system = values["system"]
+    else:
+        demo = next((s for s in battle_scenarios() if s.key == values["scenario"]), None)
+        if demo is None:
+            raise CampaignError("Choose a scenario.", code="invalid_input", field="scenario")
+        system = demo.system
+    return {"system": system, "scenario_key": values["scenario"], "scenario": custom,
+            "settings": settings, "name": values["name"], "phase_hours": int(hours)}
+
+
+def _new_battle_error(exc: CampaignError, values: dict[str, str]) -> dict[str, str]:
+    field = exc.field or "scenario"
+    return {"field": "custom" if field.startswith(("scenario.", "settings"))
+            and values["custom"] else field, "message": exc.message, "path": field}
+
+
+@login_required
+def battle_new(request: HttpRequest) -> HttpResponse:
+    """A new battle: a demo scenario of a system, or your own drawn in the scenario editor (or
+    written as JSON), the number of turns, the hours a phase lasts."""
+    scenarios = battle_scenarios()
+    values = _new_battle_values(request)
     copied = next((sc for sc in scenarios if sc.key == request.GET.get("copy")), None)
-    if copied is not None:
-        # "Edit a copy": the demo's scenario in the box, to change and create from.
+    if copied is not None and request.method != "POST":
+        # (The form posts back to this address: what the GM sent is kept, not the copy.)
+        # "Edit a copy": the demo's scenario in the editor, to change and create from.
         values.update(scenario=copied.key, system=copied.system,
                       custom=json.dumps(copied.scenario, indent=2))
     error: dict[str, str] = {}
     if request.method == "POST":
-        values.update({k: request.POST.get(k, "").strip() for k in values})
         try:
-            settings: dict[str, Any] = {}
-            if values["max_turns"]:
-                if not values["max_turns"].isdigit():
-                    raise CampaignError("Turns: a whole number from 1, or blank for the "
-                                        "scenario's.", code="invalid_input", field="max_turns")
-                settings["max_turns"] = int(values["max_turns"])
-            hours = values["phase_hours"]
-            if not hours.isdigit():
-                raise CampaignError("Hours a phase lasts: a whole number from 1 to 336.",
-                                    code="invalid_input", field="phase_hours")
-            custom = None
-            if values["custom"]:
-                try:
-                    custom = json.loads(values["custom"])
-                except json.JSONDecodeError as exc:
-                    raise CampaignError(f"Your scenario is not JSON: {exc.msg} (line "
-                                        f"{exc.lineno}, column {exc.colno}).",
-                                        code="invalid_input", field="custom") from None
-                system = values["system"]
-            else:
-                demo = next((s for s in scenarios if s.key == values["scenario"]), None)
-                if demo is None:
-                    raise CampaignError("Choose a scenario.", code="invalid_input",
-                                        field="scenario")
-                system = demo.system
-            campaign = services.battle_create(
-                gm=_user(request), system=system, scenario_key=values["scenario"],
-                scenario=custom, settings=settings, name=values["name"],
-                phase_hours=int(hours))
+            campaign = services.battle_create(gm=_user(request),
+                                              **_new_battle_request(values))
         except CampaignError as exc:
-            field = exc.field or "scenario"
-            error = {"field": "custom" if field.startswith(("scenario.", "settings"))
-                     and values["custom"] else field, "message": exc.message}
+            error = _new_battle_error(exc, values)
         else:
             messages.success(request, f"{campaign.name} is ready: send each player the invite "
                              "link, then start the battle.")
             return redirect("campaigns:battle", campaign.pk)
     return render(request, "campaigns/battle_new.html", {
         "scenarios": scenarios, "values": values, "error": error, "systems": SYSTEMS.values(),
+        "editor": {key: {"name": s.name, "pieces": s.pieces, **s.editor,
+                         "terrains": [{"key": t, "label": t.replace("_", " "), "fill": c}
+                                      for t, c in s.terrain_colours.items()]}
+                   for key, s in SYSTEMS.items()},
     }, status=400 if error else 200)
+
+
+@login_required
+@require_POST
+def battle_new_check(request: HttpRequest) -> JsonResponse:
+    """The scenario editor's "Check": the new battle form as it stands, checked by the
+    system's engine without creating anything. `{"ok": true, "summary"}`, or `{"ok": false,
+    "field", "path", "message"}` (400): `path` names the scenario's field
+    (`scenario.sides[1].forces[0].hex`), `field` the form's control."""
+    values = _new_battle_values(request)
+    try:
+        if not values["custom"]:
+            raise CampaignError("Draw a scenario (or fill the box) to check it.",
+                                code="invalid_input", field="custom")
+        args = _new_battle_request(values)
+        checked = services.battle_scenario_check(system=args["system"],
+                                                 scenario=args["scenario"],
+                                                 settings=args["settings"])
+    except CampaignError as exc:
+        return JsonResponse({"ok": False, **_new_battle_error(exc, values)}, status=400)
+    return JsonResponse({"ok": True, **checked})
 
 
 urlpatterns = [
     path("battles/new/", battle_new, name="battle-new"),
+    path("battles/new/check/", battle_new_check, name="battle-new-check"),
     path("<int:campaign_id>/battle/", battle_page, name="battle"),
     path("<int:campaign_id>/battle/orders/", battle_orders_view, name="battle-orders"),
     path("<int:campaign_id>/battle/start/", battle_start_view, name="battle-start"),

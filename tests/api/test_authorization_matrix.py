@@ -24,6 +24,7 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from campaigns.api import urls as api_urls
 from campaigns.api.views_setup import SMALL_SCENARIO
+from campaigns.games.battle.catalogue import battle_scenario
 from campaigns.games.erfworld import orders_mark_done, phase_end, scout_order_give
 from campaigns.models import (
     Campaign,
@@ -880,6 +881,10 @@ ROWS: list[Row] = [
         body=lambda w: {"system": "quad", "scenario_key": "quad_hill"},
         # Anyone logged in may create a battle and become its GM.
         expect=expect(outsider=201, player=201, ally=201, chief_warlord=201, gm=201)),
+    Row("battle-check", "POST", url_kwargs=lambda w: {},
+        body=lambda w: {"system": "quad", "scenario": battle_scenario("quad_hill").scenario},
+        # Checking a scenario reads no campaign: anyone logged in (nothing is stored).
+        expect=expect(outsider=200, player=200, ally=200, chief_warlord=200, gm=200)),
     Row("battle-join", "POST", world=battle_world("elf_abas", start=False),
         url_kwargs=lambda w: {}, body=battle_join_body,
         expect=expect(outsider=201, player=(400, "already_member"),

@@ -113,7 +113,8 @@ def test_a_new_battle_from_the_page_and_its_errors_at_their_fields(client):
                                                        "max_turns": "two",
                                                        "phase_hours": "24"})
     assert response.status_code == 400
-    assert "Turns: a whole number" in page(response).select_one(".form-error").get_text()
+    assert "Turns: a whole number" in page(response).select_one(
+        ".form-error:not([hidden])").get_text()
     own = json.loads(json.dumps(battle_scenario("quad_hill").scenario))
     own["sides"][1]["units"][0]["hex"] = "A2"
     response = client.post("/campaigns/battles/new/", {

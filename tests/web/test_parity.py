@@ -98,6 +98,9 @@ PARITY: dict[tuple[str, str], Control | ApiOnly] = {
     ("battle-start", "POST"): Control("campaigns:battle", BATTLE, 'data-key="start-battle"'),
     ("battles", "POST"): Control("campaigns:battle-new", "templates/campaigns/battle_new.html",
                                  "Create the battle</button>"),
+    ("battle-check", "POST"): Control("campaigns:battle-new",
+                                      "templates/campaigns/battle_new.html",
+                                      'id="be-check">Check</button>'),
     ("battle-join", "POST"): Control("campaigns:join", "templates/campaigns/battle_join.html",
                                      "Join the battle</button>"),
     # The GM's page.

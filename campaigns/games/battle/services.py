@@ -101,9 +101,18 @@ def _input_error(exc: InputError | BattleError, prefix: str) -> RuleViolationErr
                               code="invalid_input", field=exc.field or prefix or None)
 
 
-def validate_scenario(system: System, scenario: Any, settings: Any) -> None:
+def _known_system(system: str) -> System:
+    if system not in SYSTEMS:
+        raise RuleViolationError(
+            f"A battle is played with {', '.join(s.name for s in SYSTEMS.values())}; "
+            f"not {system!r}.", code="unknown_system", field="system")
+    return system_of(system)
+
+
+def validate_scenario(system: System, scenario: Any, settings: Any) -> str:
     """The engine starts the battle on throwaway dice: a scenario it refuses is refused here,
-    naming the field (`scenario.sides[1].forces[0].hex`)."""
+    naming the field (`scenario.sides[1].forces[0].hex`). Returns what the engine says it
+    deployed ("5 forces deployed on a 9 × 7 map, 1 in reserve")."""
     if not isinstance(scenario, dict):
         raise RuleViolationError("The scenario is a JSON object.", code="invalid_input",
                                  field="scenario")
@@ -115,12 +124,23 @@ def validate_scenario(system: System, scenario: Any, settings: Any) -> None:
         raise RuleViolationError("A battle by forum has exactly two sides (scenario.sides).",
                                  code="two_sides", field="scenario.sides")
     try:
-        system.engine.start(scenario=scenario, settings=settings,
-                            dice=SeededDice(seed="validation"))
+        started = system.engine.start(scenario=scenario, settings=settings,
+                                      dice=SeededDice(seed="validation"))
     except InputError as exc:
         raise _input_error(exc, "scenario") from None
     except BattleError as exc:
         raise _input_error(exc, "scenario") from None
+    return started.events[0].text.rstrip(".") + "." if started.events else "Ready."
+
+
+def battle_scenario_check(*, system: str, scenario: Any,
+                          settings: Any = None) -> dict[str, str]:
+    """Whether the engine of `system` would start a battle from this scenario (the scenario
+    editor's "Check"): `{"system", "summary"}`, or the refusal naming the rule and the field.
+    Nothing is stored."""
+    summary = validate_scenario(_known_system(system), scenario,
+                                {} if settings is None else settings)
+    return {"system": system, "summary": summary}
 
 
 @transaction.atomic
@@ -131,12 +151,8 @@ def battle_create(*, gm: User, system: str, scenario_key: str = "",
     wrote (`scenario`), with the system's settings over the scenario's. The two sides of the
     scenario become the campaign's sides (the first the alliance's row, the second the
     opposition's); the creating user is its GM."""
-    if system not in SYSTEMS:
-        raise RuleViolationError(
-            f"A battle is played with {', '.join(s.name for s in SYSTEMS.values())}; "
-            f"not {system!r}.", code="unknown_system", field="system")
+    rules = _known_system(system)
     check_creation_rate(gm)
-    rules = system_of(system)
     demo = None
     if scenario is None:
         demo = battle_scenario(scenario_key)

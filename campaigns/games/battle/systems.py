@@ -16,7 +16,14 @@ from typing import Any
 
 from rules.battle import Engine
 from rules.elf_abas.battle import ENGINE as ELF_ABAS_ENGINE
+from rules.elf_abas.battle import MAX_MAP_SIDE as ELF_ABAS_MAX_SIDE
+from rules.elf_abas.units import PROFILES as ELF_ABAS_PROFILES
+from rules.elf_abas.units import UNIT_KINDS as ELF_ABAS_UNIT_KINDS
 from rules.quad.battle import ENGINE as QUAD_ENGINE
+from rules.quad.battle import MAX_MAP_SIDE as QUAD_MAX_SIDE
+from rules.quad.units import MAX_QUALITY as QUAD_MAX_QUALITY
+from rules.quad.units import MIN_QUALITY as QUAD_MIN_QUALITY
+from rules.quad.units import Special as QuadSpecial
 
 State = Mapping[str, Any]
 
@@ -69,6 +76,9 @@ class System:
     # A line of an event that another side may not read, and what it reads instead.
     hidden_lines: Callable[[str, str], str] | None = None
     steps_named: Mapping[str, str] = field(default_factory=dict)
+    # What the scenario editor offers for this system's pieces and sides (docs/battles.md,
+    # "Drawing a scenario"): the map's largest side and the engine's own choices and limits.
+    editor: Mapping[str, Any] = field(default_factory=dict)
 
     def form(self, kind: str) -> OrderForm | None:
         return next((f for f in self.forms if f.kind == kind), None)
@@ -138,6 +148,11 @@ ELF_ABAS = System(
     terrain_colours={"open": "#e8efd2", "woods": "#9cc08a", "hills": "#d8c08e",
                      "dense_forest": "#5f8f58", "rocky": "#b9b2a4", "village": "#e0b3a0",
                      "deep_water": "#8db8de"},
+    editor={"max_side": ELF_ABAS_MAX_SIDE, "camps": True,
+            "units": [{"key": k.value, "label": k.value.title(),
+                       "figures": ELF_ABAS_PROFILES[k].figures,
+                       "move": ELF_ABAS_PROFILES[k].move,
+                       "note": ELF_ABAS_PROFILES[k].note} for k in ELF_ABAS_UNIT_KINDS]},
     steps_named={"activation": "activation", "allocate": "the defender's choice",
                  "pursuit": "pursuit", "over": "over"},
     forms=(
@@ -218,6 +233,9 @@ QUAD = System(
     terrain_colours={"open": "#e8efd2", "forest": "#7fae72", "slope": "#d8c08e",
                      "fortified": "#b9b2a4", "river": "#8db8de"},
     secret_purposes=("shuffle ", "reshuffle "),
+    editor={"max_side": QUAD_MAX_SIDE, "camps": False, "leader_levels": [0, 5],
+            "quality": [QUAD_MIN_QUALITY, QUAD_MAX_QUALITY],
+            "specials": [s.value for s in QuadSpecial]},
     hidden_lines=_quad_hidden,
     steps_named={"draw": "the draw", "steal": "a steal window", "activation": "activation",
                  "over": "over"},

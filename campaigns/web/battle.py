@@ -25,7 +25,7 @@ from campaigns.games.battle import services
 from campaigns.games.battle.board import board
 from campaigns.games.battle.catalogue import battle_scenarios
 from campaigns.games.battle.forms import order_from_form
-from campaigns.games.battle.selectors import battle_view
+from campaigns.games.battle.selectors import battle_view, gm_battle_scenarios
 from campaigns.games.battle.systems import SYSTEMS, system_of
 from campaigns.models import Battle, Campaign, CampaignStatus, Membership, Role, Side
 from campaigns.services.deadlines import campaign_pause, campaign_resume, deadline_extend
@@ -318,12 +318,21 @@ def battle_new(request: HttpRequest) -> HttpResponse:
     written as JSON), the number of turns, the hours a phase lasts."""
     scenarios = battle_scenarios()
     values = _new_battle_values(request)
-    copied = next((sc for sc in scenarios if sc.key == request.GET.get("copy")), None)
-    if copied is not None and request.method != "POST":
-        # (The form posts back to this address: what the GM sent is kept, not the copy.)
-        # "Edit a copy": the demo's scenario in the editor, to change and create from.
-        values.update(scenario=copied.key, system=copied.system,
-                      custom=json.dumps(copied.scenario, indent=2))
+    own = gm_battle_scenarios(_user(request))
+    draw = ""
+    if request.method != "POST":
+        # (The form posts back to this address: what the GM sent is kept, not a copy.)
+        # "Edit a copy": a demo's scenario, or one of the GM's own battles', in the editor.
+        copied = next((sc for sc in scenarios if sc.key == request.GET.get("copy")), None)
+        if copied is not None:
+            values.update(scenario=copied.key, system=copied.system,
+                          custom=json.dumps(copied.scenario, indent=2))
+        mine = next((b for b in own if str(b["campaign"]) == request.GET.get("from")), None)
+        if mine is not None:
+            values.update(system=mine["system"], custom=json.dumps(mine["scenario"], indent=2))
+        if request.GET.get("draw") in SYSTEMS:
+            # "Draw your own": the editor opens on a blank map of that system.
+            draw = values["system"] = request.GET["draw"]
     error: dict[str, str] = {}
     if request.method == "POST":
         try:
@@ -337,6 +346,7 @@ def battle_new(request: HttpRequest) -> HttpResponse:
             return redirect("campaigns:battle", campaign.pk)
     return render(request, "campaigns/battle_new.html", {
         "scenarios": scenarios, "values": values, "error": error, "systems": SYSTEMS.values(),
+        "own": own, "draw": draw,
         "editor": {key: {"name": s.name, "pieces": s.pieces, **s.editor,
                          "terrains": [{"key": t, "label": t.replace("_", " "), "fill": c}
                                       for t, c in s.terrain_colours.items()]}

@@ -28,6 +28,7 @@ from accounts.models import User, selectable_time_zones
 from campaigns.deadline_clock import WEEKDAYS
 from campaigns.errors import CampaignError, NotAllowedError, RuleViolationError
 from campaigns.games.battle.catalogue import battle_scenarios
+from campaigns.games.battle.systems import SYSTEMS
 from campaigns.games.erfworld import (
     campaign_create_from_scenario,
     fortification_adjust_hits,
@@ -110,7 +111,7 @@ def _dashboard_context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     return {
         "rows": rows,
         "scenarios": scenario_choices(user=_user(request)),
-        "battle_scenarios": battle_scenarios(),
+        "battle_scenarios": battle_scenarios(), "battle_systems": SYSTEMS.values(),
         "values": {},
         **extra,
     }

@@ -90,8 +90,28 @@ function newPiece(side, hex) {
 
 // --- the box ------------------------------------------------------------------------------
 
+// Undo: the box as it was before each change; the keystrokes of one field within a second
+// count as one change.
+const undo = [];
+let lastText = box.value;
+let lastChange = { at: 0, what: null };
+
+function remember(text) {
+  const now = Date.now();
+  const what = document.activeElement;
+  const typing = what instanceof HTMLInputElement && what.type !== "checkbox"
+    && what === lastChange.what && now - lastChange.at < 1000;
+  if (!typing && text !== undefined) undo.push(text);
+  if (undo.length > 100) undo.shift();
+  lastChange = { at: now, what };
+  $("be-undo").disabled = undo.length === 0;
+}
+
 function save({ panels = false } = {}) {
-  box.value = doc ? JSON.stringify(doc, null, 2) : "";
+  const text = doc ? JSON.stringify(doc, null, 2) : "";
+  if (text !== lastText) remember(lastText);
+  lastText = text;
+  box.value = text;
   drafts[systemSelect.value] = doc;
   clearErrors();
   drawMap();
@@ -101,7 +121,8 @@ function save({ panels = false } = {}) {
 
 function load() {
   $("be-box-error").hidden = true;
-  if (!box.value.trim()) { doc = null; show(); return; }
+  lastText = box.value;
+  if (!box.value.trim()) { doc = null; drawMap(); drawSides(); show(); return; }
   try {
     const parsed = JSON.parse(box.value);
     if (!parsed || typeof parsed !== "object" || !parsed.map || !Array.isArray(parsed.sides)) {
@@ -175,9 +196,10 @@ function drawMap() {
   drawn = shape;
   const fills = Object.fromEntries(system().terrains.map((t) => [t.key, t.fill]));
   const marks = {};
-  doc.sides.forEach((s) => {
-    if (s.entry) marks[s.entry] = `${s.name}'s entry`;
-    (s.supplies || []).forEach((c) => { marks[c] = `${s.name}'s camp`; });
+  doc.sides.forEach((s, i) => {
+    const side = i ? "b" : "a";
+    if (s.entry) marks[s.entry] = { text: `${s.name}'s entry`, kind: "entry", side };
+    (s.supplies || []).forEach((c) => { marks[c] = { text: `${s.name}'s camp`, kind: "camp", side }; });
   });
   const pieces = new Map(allPieces().filter(({ p }) => p.hex).map((found) => [found.p.hex, found]));
   for (const g of svg.children) {
@@ -186,13 +208,17 @@ function drawMap() {
     const found = pieces.get(label);
     const [x, y] = [Number(g.dataset.x), Number(g.dataset.y)];
     const title = [`${label}: ${kind.replace("_", " ")}`];
-    if (marks[label]) title.push(marks[label]);
+    const mark = marks[label];
+    if (mark) title.push(mark.text);
     if (found) title.push(`${found.p.id} (${doc.sides[found.i].name})`);
     g.querySelector("title").textContent = title.join("; ");
     g.querySelector("polygon").setAttribute("fill", fills[kind] || "#eeeeee");
-    g.querySelectorAll(".hex-mark, .piece, .piece-label").forEach((n) => n.remove());
-    if (marks[label]) {
-      g.append(el("circle", { class: "hex-mark", cx: x.toFixed(1), cy: y.toFixed(1), r: R - 5 }));
+    g.querySelectorAll(".hex-mark, .mark-label, .piece, .piece-label").forEach((n) => n.remove());
+    if (mark) {
+      g.append(el("circle", { class: `hex-mark mark-${mark.kind} side-${mark.side}`,
+                              cx: x.toFixed(1), cy: y.toFixed(1), r: R - 5 }),
+               el("text", { class: `mark-label side-${mark.side}`, x: x.toFixed(1),
+                            y: (y + R - 9).toFixed(1) }, mark.kind));
     }
     if (found) {
       g.append(el("rect", { class: `piece side-${found.i ? "b" : "a"}`, x: (x - 21).toFixed(1),
@@ -215,8 +241,10 @@ function buildHexes(svg, cols, rows) {
   const width = 1.5 * R * (cols - 1) + 2 * R + 4;
   const height = H * rows + H / 2 + 4;
   svg.setAttribute("viewBox", `0 0 ${width.toFixed(1)} ${height.toFixed(1)}`);
-  svg.setAttribute("width", width.toFixed(0));
-  svg.setAttribute("height", height.toFixed(0));
+  // A small map is drawn larger, to click on; a large one scrolls in its frame.
+  const scale = cols * rows <= 400 ? 1.5 : 1;
+  svg.setAttribute("width", (width * scale).toFixed(0));
+  svg.setAttribute("height", (height * scale).toFixed(0));
   const hexes = [];
   for (let col = 0; col < cols; col += 1) {
     for (let row = 1; row <= rows; row += 1) {
@@ -570,6 +598,15 @@ systemSelect.addEventListener("change", () => {
 });
 box.addEventListener("input", load);
 $("be-check").addEventListener("click", check);
+$("be-undo").addEventListener("click", () => {
+  if (!undo.length) return;
+  box.value = undo.pop();
+  $("be-undo").disabled = undo.length === 0;
+  lastChange = { at: 0, what: null };
+  clearErrors();
+  load();
+  say("The last change is undone.");
+});
 $("be-goto-apply").addEventListener("click", () => {
   const at = doc && onMap($("be-goto").value);
   if (!at) { say(`${$("be-goto").value || "That"} is not a hex of the map.`); return; }
@@ -594,4 +631,10 @@ root.hidden = false;
 document.querySelector("details.be-json")?.removeAttribute("open");
 load();
 drawSides();
+if (root.dataset.draw && doc === null) {
+  doc = blank(systemSelect.value);
+  save({ panels: true });
+  undo.length = 0;
+  $("be-undo").disabled = true;
+}
 if (root.dataset.errorPath) placeError(root.dataset.errorPath, root.dataset.errorMessage);

@@ -165,3 +165,40 @@ def test_the_apis_check():
     assert Campaign.objects.count() == 0
     assert APIClient().post("/api/v1/battles/check/", {"system": "quad", "scenario": {}},
                             format="json").status_code == 401
+
+
+def test_a_gm_starts_from_one_of_their_own_battles_and_nobody_elses(client):
+    from campaigns.games.battle.services import battle_create
+
+    gm, other = UserFactory(), UserFactory()
+    edited = _own("quad_hill")
+    edited["map"]["rows"] = 7
+    mine = battle_create(gm=gm, system="quad", scenario=edited, name="Mine")
+    theirs = battle_create(gm=other, system="elf_abas", scenario_key="elf_abas_ford",
+                           name="Theirs")
+    client.force_login(gm)
+    html = BeautifulSoup(client.get("/campaigns/battles/new/").content, "html.parser")
+    assert [(a.get_text(), a["href"]) for a in html.select(".be-own a")] == [
+        ("Mine", f"?from={mine.pk}")]
+    html = BeautifulSoup(client.get(f"/campaigns/battles/new/?from={mine.pk}").content,
+                         "html.parser")
+    assert json.loads(html.select_one("#battle-custom").get_text()) == edited
+    assert html.select_one("#battle-system option[selected]")["value"] == "quad"
+    html = BeautifulSoup(client.get(f"/campaigns/battles/new/?from={theirs.pk}").content,
+                         "html.parser")
+    assert html.select_one("#battle-custom").get_text() == ""
+
+
+def test_draw_opens_the_editor_on_a_blank_map_of_the_system(client):
+    client.force_login(UserFactory())
+    html = BeautifulSoup(client.get("/campaigns/battles/new/?draw=quad").content,
+                         "html.parser")
+    assert html.select_one("#battle-editor")["data-draw"] == "quad"
+    assert html.select_one("#battle-system option[selected]")["value"] == "quad"
+    assert html.select_one("details").has_attr("open")
+    html = BeautifulSoup(client.get("/campaigns/battles/new/?draw=chess").content,
+                         "html.parser")
+    assert not html.select_one("#battle-editor").has_attr("data-draw")
+    dashboard = BeautifulSoup(client.get("/campaigns/gm/").content, "html.parser")
+    assert [a["href"] for a in dashboard.select(".gm-battles a[href*='draw=']")] == [
+        "/campaigns/battles/new/?draw=elf_abas", "/campaigns/battles/new/?draw=quad"]

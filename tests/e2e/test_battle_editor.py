@@ -90,6 +90,14 @@ def test_a_gm_draws_an_elf_abas_scenario_and_creates_the_battle(browser_page, lo
     assert status.inner_text() == ("Ready: 3 forces deployed on a 6 × 5 map, 1 in reserve.")
     screenshot(page, "drawn")
 
+    # Undo takes back the last change: a piece placed by mistake.
+    _tool(page, "piece")
+    _hex(page, "A1").click()
+    assert page.locator("#be-map .piece").count() == 4
+    page.get_by_role("button", name="Undo").click()
+    assert page.locator("#be-map .piece").count() == 3
+    assert page.locator('[data-path="sides[1].forces[2]"]').count() == 0
+
     page.fill("#battle-name", "The drawn field")
     page.get_by_role("button", name="Create the battle").click()
     page.wait_for_url("**/battle/")

@@ -107,3 +107,15 @@ def battle_view(*, user: User, campaign: Campaign, log_limit: int | None = None
                     limit=log_limit),
         "outcome": battle.outcome,
     }
+
+
+def gm_battle_scenarios(user: User, *, limit: int = 12) -> list[dict[str, Any]]:
+    """The scenarios of the battles `user` runs or ran as GM, newest first (the new battle
+    page's "start from one of your battles"): `{"campaign", "name", "system", "system_name",
+    "scenario"}`. Nobody else's: a scenario may hold what a GM keeps to themself."""
+    battles = (Battle.objects.filter(campaign__memberships__user=user,
+                                     campaign__memberships__role=Role.GM)
+               .select_related("campaign").order_by("-campaign__created_at", "-pk")[:limit])
+    return [{"campaign": b.campaign_id, "name": b.campaign.name, "system": b.system,
+             "system_name": system_of(b.system).name, "scenario": b.scenario}
+            for b in battles]

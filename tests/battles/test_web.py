@@ -200,3 +200,27 @@ def test_the_gm_extends_pauses_and_resumes_from_the_battle_page(client, fixed_se
     client.force_login(table.players["Epping"])
     response = client.post(f"{url}proxy/", {"reason": "x"})
     assert response.status_code == 403
+
+
+def test_a_quad_side_not_acting_is_told_whom_it_waits_for_beside_its_policy(client,
+                                                                           fixed_seeds):
+    table = make_table("quad")
+    campaign = table.campaign
+    from campaigns.games.battle import services
+
+    for side in ("Red", "Blue"):
+        services.battle_orders(user=table.players[side], campaign=campaign,
+                               orders=[{"kind": "draw", "take": True}])
+    acting = Battle.objects.get(campaign=campaign).window["acting"]
+    assert len(acting) == 1
+    idle = "Blue" if acting == ["Red"] else "Red"
+    client.force_login(table.players[idle])
+    html = page(client.get(f"/campaigns/{campaign.pk}/battle/"))
+    assert html.select_one(".battle-waiting").get_text() == (
+        f"Waiting for {acting[0]} to give their orders: you are told when it is your turn.")
+    assert [f["data-order"] for f in html.select("form.battle-order")] == ["policy"]
+    assert html.select_one(".battle-your-turn") is None
+    client.force_login(table.players[acting[0]])
+    html = page(client.get(f"/campaigns/{campaign.pk}/battle/"))
+    assert html.select_one(".battle-waiting") is None
+    assert html.select_one(".battle-your-turn") is not None

@@ -1199,6 +1199,8 @@ class BattleEntry(models.Model):
     proxy = models.BooleanField(default=False)
     orders = models.JSONField(default=list)
     events = models.JSONField(default=list)
+    # Fog of war: `{side: [index of each event that side did not see]}` (docs/battles.md).
+    hidden = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

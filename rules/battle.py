@@ -113,6 +113,8 @@ class Engine(Generic[S, Ord]):
     order_from_json: Callable[[object, str], Ord]
     # The state's JSON as a side may see it (None: nothing in the system is hidden).
     viewer: Callable[[S, str], dict[str, object]] | None = None
+    # The pieces a side sees under fog of war, by id (None, or answering None: no fog).
+    seen: Callable[[S, str], frozenset[str] | None] | None = None
 
     def start(self, *, scenario: JSONObject, settings: JSONObject, dice: Dice) -> StepResult[S]:
         return self.start_battle(scenario=scenario, settings=settings, dice=dice)
@@ -134,6 +136,10 @@ class Engine(Generic[S, Ord]):
 
     def orders_from_json(self, data: Sequence[object]) -> list[Ord]:
         return [self.order_from_json(o, f"orders[{i}]") for i, o in enumerate(data)]
+
+    def sees(self, state: S, side: str) -> frozenset[str] | None:
+        """The ids of the pieces `side` sees (None: it sees them all)."""
+        return self.seen(state, side) if self.seen is not None else None
 
     def view(self, state: S, side: str) -> dict[str, object]:
         """What `side` may see of the state: its JSON form with what the rules hide from that

@@ -136,7 +136,7 @@ def _page(request: HttpRequest, campaign: Campaign, *, errors: dict[str, Any] | 
     context = {
         "campaign": campaign, "membership": membership, "is_gm": membership.role == Role.GM,
         "battle": view, "system": system,
-        "board": board(system, state, sides) if state else None,
+        "board": board(system, state, sides, view["viewer"]["side"]) if state else None,
         "forms": forms,
         "hand": _hand(view["system"], view),
         "piles": _piles(view["system"], view),
@@ -269,7 +269,8 @@ def battle_join_page(request: HttpRequest, campaign: Campaign) -> HttpResponse:
 def _new_battle_values(request: HttpRequest) -> dict[str, str]:
     scenarios = battle_scenarios()
     values = {"scenario": request.GET.get("scenario", scenarios[0].key if scenarios else ""),
-              "name": "", "phase_hours": "24", "max_turns": "", "custom": "", "system": ""}
+              "name": "", "phase_hours": "24", "max_turns": "", "custom": "", "system": "",
+              "sight": ""}
     if request.method == "POST":
         values.update({k: request.POST.get(k, "").strip() for k in values})
     return values
@@ -302,14 +303,26 @@ def _new_battle_request(values: dict[str, str]) -> dict[str, Any]:
         if demo is None:
             raise CampaignError("Choose a scenario.", code="invalid_input", field="scenario")
         system = demo.system
+    if values["sight"]:
+        if system != "elf_abas":
+            raise CampaignError("Fog of war by sight is a setting of ELF ABAS battles; QUAD "
+                                "keeps its own fog (each side's hand and the decks).",
+                                code="invalid_input", field="sight")
+        if not values["sight"].isdigit():
+            raise CampaignError("Fog of war: a whole number of hexes (5 or more), or blank "
+                                "for none.", code="invalid_input", field="sight")
+        settings["sight"] = int(values["sight"])
     return {"system": system, "scenario_key": values["scenario"], "scenario": custom,
             "settings": settings, "name": values["name"], "phase_hours": int(hours)}
 
 
 def _new_battle_error(exc: CampaignError, values: dict[str, str]) -> dict[str, str]:
     field = exc.field or "scenario"
-    return {"field": "custom" if field.startswith(("scenario.", "settings"))
-            and values["custom"] else field, "message": exc.message, "path": field}
+    # The form's own control for a setting; the scenario box for a field of the scenario.
+    shown = ({"settings.sight": "sight", "settings.max_turns": "max_turns"}.get(field)
+             or ("custom" if field.startswith(("scenario.", "settings")) and values["custom"]
+                 else field))
+    return {"field": shown, "message": exc.message, "path": field}
 
 
 @login_required

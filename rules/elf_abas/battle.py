@@ -105,6 +105,9 @@ class ElfSettings:
     max_turns: int = DEFAULT_MAX_TURNS
     terrain_rule: TerrainRule = TerrainRule.REDUCE_EFFECTS
     terrain_value: int | None = None
+    # Fog of war, the GM's choice (None: none, as the source plays): a side sees the enemy
+    # forces within `sight` hexes of its forces on the field, its entry point and its camps.
+    sight: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,8 +282,15 @@ TERRAINS = {t.value: t for t in Terrain}
 # Start
 
 
+# The least sight fog of war may have: the longest move is 3 hexes (Mounted) and the longest
+# shot 5 (six Missile figures, one die a hex fewer), so every hex a side's order can reach,
+# and every hex between a shooter and its target, is in that side's sight. No refusal and no
+# line of what its own orders do can name a force it does not see.
+MIN_SIGHT = 5
+
+
 def _settings(data: JSONObject, path: str, *, defaults: bool) -> ElfSettings:
-    only_fields(data, ("max_turns", "terrain_rule", "terrain_value"), path)
+    only_fields(data, ("max_turns", "terrain_rule", "terrain_value", "sight"), path)
     rule = get_choice(data, "terrain_rule", [r.value for r in TerrainRule], path,
                       default=TerrainRule.REDUCE_EFFECTS.value if defaults else None)
     return ElfSettings(
@@ -288,6 +298,7 @@ def _settings(data: JSONObject, path: str, *, defaults: bool) -> ElfSettings:
                           default=DEFAULT_MAX_TURNS if defaults else None),
         terrain_rule=TerrainRule(rule),
         terrain_value=get_optional_int(data, "terrain_value", path, minimum=0, maximum=6),
+        sight=get_optional_int(data, "sight", path, minimum=MIN_SIGHT, maximum=MAX_MAP_SIDE),
     )
 
 
@@ -468,8 +479,33 @@ def _apply(state: ElfBattle, order: ElfOrder, dice: Dice) -> tuple[ElfBattle, li
 # Movement
 
 
+def sight_of(state: ElfBattle, side: str) -> frozenset[str] | None:
+    """The forces `side` sees under fog of war (None: no fog, it sees every force): its own,
+    in reserve or not, and every enemy force on the field within `sight` hexes of one of its
+    forces on the field, its entry point or one of its camps."""
+    reach = state.settings.sight
+    if reach is None:
+        return None
+    own = state.side(side)
+    eyes = [f.hex for f in state.forces if f.side == side and f.hex is not None]
+    eyes += [own.entry, *own.supplies]
+    return frozenset(f.id for f in state.forces if f.side == side or (
+        f.hex is not None and any(distance(f.hex, eye) <= reach for eye in eyes)))
+
+
+def _find_seen(state: ElfBattle, side: str, force_id: str, field: str) -> BattleForce:
+    """The force an order of `side` names: under fog, a force it does not see is refused in
+    the very words of one that does not exist (no refusal tells what is out of sight)."""
+    unit = state.find(force_id, field=field)
+    seen = sight_of(state, side)
+    if seen is not None and unit.id not in seen:
+        raise BattleError(f"There is no force {force_id!r} on the field.", rule="forces",
+                          field=field)
+    return unit
+
+
 def _own(state: ElfBattle, order: ElfOrder) -> BattleForce:
-    unit = state.find(order.force)
+    unit = _find_seen(state, order.side, order.force, "force")
     if unit.side != order.side:
         raise BattleError(f"{unit.id} is not a force of {order.side}.", rule="activation",
                           field="force")
@@ -656,7 +692,7 @@ def _declare(state: ElfBattle, order: ElfOrder) -> tuple[ElfBattle, list[BattleE
     best = 0
     for i, t in enumerate(order.targets):
         at = f"targets[{i}]"
-        foe = state.find(t.force, field=f"{at}.force")
+        foe = _find_seen(state, unit.side, t.force, f"{at}.force")
         if foe.side == unit.side:
             raise BattleError(f"{foe.id} is a force of {unit.side}'s own side.", rule="attack",
                               field=f"{at}.force")
@@ -1020,7 +1056,8 @@ def state_to_json(state: ElfBattle) -> dict[str, object]:
         "system": "elf_abas",
         "settings": {"max_turns": state.settings.max_turns,
                      "terrain_rule": state.settings.terrain_rule.value,
-                     "terrain_value": state.settings.terrain_value},
+                     "terrain_value": state.settings.terrain_value,
+                     "sight": state.settings.sight},
         "map": {"cols": state.grid.cols, "rows": state.grid.rows,
                 "terrain": {format_label(h): t.value for h, t in sorted(
                     state.terrain.items(), key=lambda item: format_label(item[0]))}},
@@ -1141,9 +1178,39 @@ def state_from_json(data: JSONObject) -> ElfBattle:
                      for j in get_list(data, "joined", "state", default=True)))
 
 
+def _rows(data: Mapping[str, object], key: str) -> list[Mapping[str, object]]:
+    rows = data[key]
+    assert isinstance(rows, list)
+    return rows
+
+
+def view(state: ElfBattle, side: str) -> dict[str, object]:
+    """The state as `side` sees it: under fog of war, without the enemy forces it does not
+    see, nor anything that names them (moves made, attacks declared, forces joined)."""
+    data = state_to_json(state)
+    seen = sight_of(state, side)
+    if seen is None:
+        return data
+
+    def shown(*ids: object) -> bool:
+        return all(i in seen or i in state.eliminated for i in ids if isinstance(i, str))
+
+    data["forces"] = [f for f in _rows(data, "forces") if f["id"] in seen]
+    data["moved"] = {k: v for k, v in state.moved if shown(k)}
+    data["attacked"] = [i for i in state.attacked if shown(i)]
+    data["busy"] = [i for i in state.busy if shown(i)]
+    data["queue"] = [i for i in state.queue if shown(i)]
+    for key, names in (("declared", ("attacker", "target")), ("follows", ("retreated",)),
+                       ("joined", ("force", "host"))):
+        data[key] = [r for r in _rows(data, key) if shown(*(r[n] for n in names))]
+    data["fog"] = {"sight": state.settings.sight}
+    return data
+
+
 ENGINE: Engine[ElfBattle, ElfOrder] = Engine(
     key="elf_abas", start_battle=start, step_battle=step, acting=acting_sides, verdict=outcome,
-    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json)
+    to_json=state_to_json, from_json=state_from_json, order_from_json=order_from_json,
+    viewer=view, seen=sight_of)
 
 __all__ = ["ENGINE", "BattleForce", "ElfBattle", "ElfOrder", "ElfSettings", "ElfSide",
-           "EFFECT_REDUCTION", "line_of_sight"]
+           "EFFECT_REDUCTION", "MIN_SIGHT", "line_of_sight", "sight_of", "view"]

@@ -499,14 +499,21 @@ function drawSides() {
 // --- checking -----------------------------------------------------------------------------
 
 function clearErrors() {
-  root.querySelectorAll(".be-error").forEach((e) => e.remove());
-  root.querySelectorAll("[aria-invalid]").forEach((e) => e.removeAttribute("aria-invalid"));
+  form.querySelectorAll(".be-error").forEach((e) => e.remove());
+  form.querySelectorAll("[data-be-invalid]").forEach((e) => {
+    e.removeAttribute("aria-invalid");
+    e.removeAttribute("data-be-invalid");
+  });
   $("be-status").textContent = "";
 }
 
 // The server's path (`scenario.sides[1].forces[0].hex`) → the editor's control for it, or the
 // nearest one above it (the piece, the side, the map).
 function placeError(path, message) {
+  if (path.startsWith("#")) {
+    const control = $(path.slice(1));
+    return placeNote(control, message);
+  }
   let at = path.replace(/^scenario\.?/, "");
   let target = null;
   while (at && !target) {
@@ -514,6 +521,10 @@ function placeError(path, message) {
     if (!target) at = at.replace(/(\.[^.[\]]+|\[\d+\])$/, "");
   }
   if (!target) target = path.startsWith("scenario.map") || !at ? $("be-map-wrap") : $("be-sides");
+  placeNote(target, message);
+}
+
+function placeNote(target, message) {
   const note = document.createElement("p");
   note.className = "form-error be-error";
   note.setAttribute("role", "alert");
@@ -521,8 +532,9 @@ function placeError(path, message) {
   note.textContent = message;
   if (target.matches("input, select")) {
     target.setAttribute("aria-invalid", "true");
+    target.setAttribute("data-be-invalid", "");
     target.setAttribute("aria-describedby", note.id);
-    target.closest(".be-field").after(note);
+    (target.closest(".be-field") || target.parentElement).after(note);
   } else {
     target.prepend(note);
   }
@@ -541,7 +553,11 @@ async function check() {
   try { answer = await response.json(); } catch { answer = { message: `The server answered ${response.status}.` }; }
   $("be-status").textContent = answer.ok ? `Ready: ${answer.summary}` : "";
   if (!answer.ok) {
+    // The form's own controls (turns, fog, hours, system) sit outside the editor.
+    const control = { max_turns: "battle-turns", sight: "battle-sight",
+                      phase_hours: "battle-hours", system: "battle-system" }[answer.field];
     if (answer.field === "custom" && answer.path) placeError(answer.path, answer.message);
+    else if (control) placeError(`#${control}`, answer.message);
     else $("be-status").textContent = answer.message || "The check failed.";
   }
 }

@@ -113,7 +113,7 @@ def test_check_refuses_what_is_not_a_scenario_and_the_forms_own_fields(client):
     answer = client.post(CHECK, _form("quad", _own("quad_hill"), max_turns="x"))
     assert answer.json()["field"] == "max_turns"
     answer = client.post(CHECK, _form("quad", _own("quad_hill"), max_turns="101"))
-    assert (answer.json()["field"], answer.json()["path"]) == ("custom", "settings.max_turns")
+    assert (answer.json()["field"], answer.json()["path"]) == ("max_turns", "settings.max_turns")
 
 
 def test_check_is_a_logged_in_post_with_its_csrf_token():

@@ -99,10 +99,11 @@ def test_a_gm_draws_an_elf_abas_scenario_and_creates_the_battle(browser_page, lo
     assert page.locator('[data-path="sides[1].forces[2]"]').count() == 0
 
     page.fill("#battle-name", "The drawn field")
+    page.fill("#battle-sight", "5")  # fog of war: each side sees 5 hexes around its eyes
     page.get_by_role("button", name="Create the battle").click()
     page.wait_for_url("**/battle/")
     battle = Battle.objects.get(campaign__name="The drawn field")
-    assert battle.system == "elf_abas"
+    assert (battle.system, battle.settings) == ("elf_abas", {"sight": 5})
     assert battle.scenario == {
         "map": {"cols": 6, "rows": 5,
                 "terrain": {"C3": "woods", "D2": "village", "D3": "village", "D4": "village"}},

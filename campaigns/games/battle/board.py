@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from campaigns.games.battle.systems import System
-from rules.hexgrid import column_letters
+from rules.hexgrid import column_letters, distance, parse_label
 
 R = 30.0  # the hex's radius in SVG units
 H = math.sqrt(3) * R
@@ -36,9 +36,33 @@ def _piece_label(system: System, piece: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def board(system: System, state: Mapping[str, Any], sides: list[str]) -> dict[str, Any]:
+def _out_of_sight(state: Mapping[str, Any], viewer: str | None) -> set[str] | None:
+    """Under fog of war, the hexes `viewer`'s side does not see (None: no fog, or the viewer
+    sees all): farther than the sight from each of its pieces on the field, its entry point
+    and its camps (as the engine counts them, in `rules.elf_abas.battle.sight_of`)."""
+    fog = state.get("fog")
+    if not isinstance(fog, Mapping) or viewer is None:
+        return None
+    reach = int(fog["sight"])
+    eyes = [parse_label(str(p["hex"])) for p in state.get("forces") or []
+            if p.get("side") == viewer and p.get("hex")]
+    for side in state.get("sides") or []:
+        if side.get("name") == viewer:
+            eyes += [parse_label(str(h)) for h in [side.get("entry"), *side.get("supplies", [])]
+                     if h]
+    grid = state.get("map") or {}
+    return {f"{column_letters(c)}{r}" for c in range(int(grid.get("cols", 0)))
+            for r in range(1, int(grid.get("rows", 0)) + 1)
+            if all(distance(parse_label(f"{column_letters(c)}{r}"), eye) > reach
+                   for eye in eyes)}
+
+
+def board(system: System, state: Mapping[str, Any], sides: list[str],
+          viewer: str | None = None) -> dict[str, Any]:
     """`{"width", "height", "hexes": [...], "legend": [...]}`: each hex with its label,
-    polygon, centre, terrain and fill, and the piece on it (id, side, label, class)."""
+    polygon, centre, terrain and fill, and the piece on it (id, side, label, class); under
+    fog of war, whether `viewer`'s side sees it."""
+    fogged = _out_of_sight(state, viewer) or set()
     grid = state.get("map") or {}
     cols, rows = int(grid.get("cols", 0)), int(grid.get("rows", 0))
     terrain: Mapping[str, str] = grid.get("terrain") or {}
@@ -63,7 +87,7 @@ def board(system: System, state: Mapping[str, Any], sides: list[str]) -> dict[st
             hexes.append({
                 "label": label, "points": _points(x, y), "x": round(x, 1), "y": round(y, 1),
                 "terrain": kind, "fill": system.terrain_colours.get(kind, "#eeeeee"),
-                "mark": marks.get(label, ""),
+                "mark": marks.get(label, ""), "fogged": label in fogged,
                 "piece": None if piece is None else {
                     "id": piece["id"], "side": piece["side"], "label": _piece_label(system, piece),
                     "class": SIDE_CLASSES[sides.index(piece["side"]) % 2]
@@ -74,6 +98,6 @@ def board(system: System, state: Mapping[str, Any], sides: list[str]) -> dict[st
     height = H * rows + H / 2 + 4
     used = sorted({str(h["terrain"]) for h in hexes})
     return {"width": round(width, 1), "height": round(height, 1), "hexes": hexes,
-            "marks": bool(marks),
+            "marks": bool(marks), "fog": bool(fogged),
             "legend": [(t.replace("_", " "), system.terrain_colours.get(t, "#eeeeee"))
                        for t in used]}

@@ -10,7 +10,7 @@ from typing import Any
 from accounts.models import User
 from campaigns.access import membership_of
 from campaigns.errors import WrongStateError
-from campaigns.games.battle.services import public_text
+from campaigns.games.battle.services import UNSEEN_LINE, public_text
 from campaigns.games.battle.systems import System, system_of
 from campaigns.models import (
     Battle,
@@ -49,8 +49,17 @@ def _log(system: System, battle: Battle, *, side: str | None, sees_all: bool,
     for entry in reversed(rows):
         texts = ([str(e.get("text", "")) for e in entry.events] if sees_all
                  else public_text(system, entry.events, sides, side))
-        events = []
-        for e, text in zip(entry.events, texts, strict=True):
+        # Fog of war: what the viewer's side did not see (a member of no side: what any side
+        # did not see) reads "Out of sight.", without its dice.
+        unseen: set[int] = set() if sees_all else {
+            i for s, indexes in (entry.hidden or {}).items() if side is None or s == side
+            for i in indexes}
+        events: list[dict[str, Any]] = []
+        for i, (e, text) in enumerate(zip(entry.events, texts, strict=True)):
+            if i in unseen:
+                if not events or events[-1]["text"] != UNSEEN_LINE:
+                    events.append({"kind": "unseen", "text": UNSEEN_LINE, "rolls": []})
+                continue
             rolls = [r for r in e.get("rolls", [])
                      if sees_all or not system.is_secret(str(r.get("purpose", "")))]
             events.append({"kind": e.get("kind"), "text": text, "rolls": rolls})
@@ -106,6 +115,8 @@ def battle_view(*, user: User, campaign: Campaign, log_limit: int | None = None
         "log": _log(system, battle, side=side, sees_all=sees_all, sides=names,
                     limit=log_limit),
         "outcome": battle.outcome,
+        # Fog of war (the GM's setting): the sight in hexes, or None.
+        "fog_sight": (battle.settings or {}).get("sight"),
     }
 
 

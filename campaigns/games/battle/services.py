@@ -10,6 +10,7 @@ on; at its deadline the server gives the proxy's orders for the sides still acti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -303,10 +304,17 @@ def _open(campaign: Campaign, battle: Battle, system: System, phase: Phase, stat
            f"{phase.deadline_at:%Y-%m-%d %H:%M} UTC.")
 
 
-def _store_rolls(campaign: Campaign, phase: Phase, dice: SplitDice) -> None:
+# What the dice page says a roll was for when some side did not see what it was rolled for
+# (its value stays, to check against the revealed seed; the log tells all when the battle ends).
+UNSEEN_PURPOSE = "out of sight (the battle's log tells it when the battle ends)"
+
+
+def _store_rolls(campaign: Campaign, phase: Phase, dice: SplitDice,
+                 unseen: frozenset[int] = frozenset()) -> None:
     rolls = list(dice.public.rolls)
     DiceRoll.objects.bulk_create([
-        DiceRoll(campaign=campaign, phase=phase, number=r.number, purpose=r.purpose,
+        DiceRoll(campaign=campaign, phase=phase, number=r.number,
+                 purpose=UNSEEN_PURPOSE if r.number in unseen else r.purpose,
                  sides=r.sides, value=r.value) for r in rolls])
     if rolls:
         phase.dice_next_number = dice.public.next_number
@@ -330,20 +338,59 @@ def public_text(system: System, events: Sequence[dict[str, Any]], sides: Sequenc
     return out
 
 
+def fog_hidden(system: System, before: Any, after: Any, before_json: dict[str, Any],
+               after_json: dict[str, Any], events: Sequence[dict[str, Any]]
+               ) -> dict[str, list[int]]:
+    """Under fog of war, the events each side did not see: `{side: [index, …]}`. An event is
+    hidden from a side when it names an enemy piece that side did not see before the orders,
+    or does not see after them (a piece gone from the field, eliminated, was seen going). The
+    engine says who sees what (`Engine.sees`); nothing is hidden without fog."""
+    engine = system.engine
+    owners = {str(p["id"]): str(p["side"]) for p in before_json.get(system.pieces) or []}
+    still = {str(p["id"]) for p in after_json.get(system.pieces) or []}
+    out: dict[str, list[int]] = {}
+    for side in [str(s["name"]) for s in before_json.get("sides") or []]:
+        seen_before, seen_after = engine.sees(before, side), engine.sees(after, side)
+        if seen_before is None or seen_after is None:
+            continue
+        unseen = sorted((p for p, owner in owners.items() if owner != side and (
+            p not in seen_before or (p in still and p not in seen_after))),
+            key=len, reverse=True)
+        if not unseen:
+            continue
+        names = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, unseen)) + r")(?![\w-])")
+        hidden = [i for i, e in enumerate(events) if names.search(str(e.get("text", "")))]
+        if hidden:
+            out[side] = hidden
+    return out
+
+
+UNSEEN_LINE = "Out of sight."
+
+
 def _record(campaign: Campaign, battle: Battle, system: System, phase: Phase, dice: SplitDice,
             *, side: str, by: User | None, proxy: bool, orders: list[dict[str, Any]],
-            events: list[dict[str, Any]], now: datetime) -> BattleEntry:
-    _store_rolls(campaign, phase, dice)
+            events: list[dict[str, Any]], now: datetime,
+            hidden: dict[str, list[int]] | None = None) -> BattleEntry:
+    hidden = hidden or {}
+    # What any side did not see is left out of what every member reads (the event, the
+    # forum's system post, the dice page); each side reads its own in the battle's log.
+    unseen = {i for indexes in hidden.values() for i in indexes}
+    unseen_rolls = frozenset(int(r["number"]) for i in unseen for r in events[i].get("rolls", []))
+    _store_rolls(campaign, phase, dice, unseen_rolls)
     number = (BattleEntry.objects.filter(battle=battle).order_by("-number")
               .values_list("number", flat=True).first())
     entry = BattleEntry.objects.create(
         battle=battle, number=0 if number is None else number + 1, phase=phase, side=side,
-        by=by, proxy=proxy, orders=orders, events=events, created_at=now)
+        by=by, proxy=proxy, orders=orders, events=events, hidden=hidden, created_at=now)
     sides = list(Side.objects.filter(campaign=campaign).values_list("name", flat=True))
-    lines = public_text(system, events, sides, None)
+    lines = [UNSEEN_LINE if i in unseen else line
+             for i, line in enumerate(public_text(system, events, sides, None))]
+    lines = [line for i, line in enumerate(lines)
+             if not (line == UNSEEN_LINE and i and lines[i - 1] == UNSEEN_LINE)]
     who = ("The battle begins" if not side else
            f"{side} (the server as proxy, late)" if proxy else side)
-    public = list(dice.public.rolls)
+    public = [r for r in dice.public.rolls if r.number not in unseen_rolls]
     record_event(
         campaign=campaign, kind=EventKind.BATTLE_ORDERS, actor=by, phase=phase,
         summary=f"{who}: " + " ".join(line if line.endswith(".") else f"{line}." for line in lines),
@@ -439,17 +486,20 @@ def _apply(campaign: Campaign, battle: Battle, system: System, phase: Phase, sid
             raise NotAllowedError(f"You give orders for {side}, not {given}.",
                                   code="wrong_side", field=f"orders[{i}].side")
         orders_json.append({**order, "side": side})
+    before_json = battle.state or {}
     try:
         orders = engine.orders_from_json(orders_json)
         dice = _dice(campaign, phase, system)
-        result = engine.step(state=engine.state_from_json(battle.state or {}), orders=orders,
-                             dice=dice)
+        before = engine.state_from_json(before_json)
+        result = engine.step(state=before, orders=orders, dice=dice)
     except (InputError, BattleError) as exc:
         raise _input_error(exc, "") from None
     battle.state = engine.state_to_json(result.state)
     battle.save(update_fields=["state"])
+    events = [e.to_json() for e in result.events]
     _record(campaign, battle, system, phase, dice, side=side, by=by, proxy=proxy,
-            orders=orders_json, events=[e.to_json() for e in result.events], now=now)
+            orders=orders_json, events=events, now=now,
+            hidden=fog_hidden(system, before, result.state, before_json, battle.state, events))
     return result.state
 
 

@@ -480,7 +480,7 @@ function drawSides() {
     if (!pieces.length) {
       const empty = document.createElement("p");
       empty.className = "muted";
-      empty.textContent = `No ${key} yet: choose “Place a piece” and click the map.`;
+      empty.textContent = `No ${key} yet: choose “places a piece of” ${side.name || "this side"} above, then click the map.`;
       list.append(empty);
     }
     list.append(...pieces.map((piece, j) => pieceRow(side, i, piece, j)));

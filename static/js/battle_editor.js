@@ -545,12 +545,16 @@ function placeNote(target, message) {
 async function check() {
   clearErrors();
   $("be-status").textContent = "Checking…";
-  const response = await fetch(root.dataset.checkUrl, {
-    method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
-    credentials: "same-origin",
-  });
   let answer = {};
-  try { answer = await response.json(); } catch { answer = { message: `The server answered ${response.status}.` }; }
+  try {
+    const response = await fetch(root.dataset.checkUrl, {
+      method: "POST", body: new FormData(form), headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    try { answer = await response.json(); } catch { answer = { message: `The server answered ${response.status}.` }; }
+  } catch {
+    answer = { message: "The check could not reach the server; try again." };
+  }
   $("be-status").textContent = answer.ok ? `Ready: ${answer.summary}` : "";
   if (!answer.ok) {
     // The form's own controls (turns, fog, hours, system) sit outside the editor.
@@ -653,4 +657,9 @@ if (root.dataset.draw && doc === null) {
   undo.length = 0;
   $("be-undo").disabled = true;
 }
-if (root.dataset.errorPath) placeError(root.dataset.errorPath, root.dataset.errorMessage);
+if (root.dataset.errorPath?.startsWith("scenario")) {
+  placeError(root.dataset.errorPath, root.dataset.errorMessage);
+} else if (root.dataset.errorPath) {
+  // Not a field of the scenario (the box is not JSON): the box, with its error, is open.
+  document.querySelector("details.be-json")?.setAttribute("open", "");
+}

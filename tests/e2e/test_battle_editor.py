@@ -159,3 +159,21 @@ def test_a_gm_edits_a_copy_of_the_quad_demo_on_a_phone(browser, live_server, log
     assert blue["policy"] == {"strike_back": "others_first"}  # kept though not drawn
     assert errors == []
     context.close()
+
+
+def test_a_box_that_is_not_json_comes_back_open_with_its_error(browser_page, login):
+    login(UserFactory(username="typist"))
+    page = browser_page
+    page.goto("/campaigns/battles/new/?draw=quad")
+    page.get_by_text("The scenario as JSON").click()
+    page.fill("#battle-custom", "{nope")
+    assert page.locator("#be-box-error").inner_text().startswith(
+        "The box does not hold a scenario the editor can draw")
+    page.get_by_role("button", name="Create the battle").click()
+    page.wait_for_load_state()
+    error = page.locator("#custom-error")
+    error.wait_for()
+    assert error.inner_text().startswith("Your scenario is not JSON: Expecting property name")
+    assert page.locator("#battle-custom").input_value() == "{nope"
+    assert Campaign.objects.count() == 0
+    assert page.errors == []

@@ -227,14 +227,6 @@ function drawMap() {
                   pieceLabel(found.p).slice(0, 10)));
     }
   }
-  $("be-legend").replaceChildren(...system().terrains.map((t) => {
-    const li = document.createElement("li");
-    const swatch = document.createElement("span");
-    swatch.className = "swatch";
-    swatch.style.background = t.fill;
-    li.append(swatch, t.label);
-    return li;
-  }));
 }
 
 function buildHexes(svg, cols, rows) {
@@ -262,6 +254,15 @@ function buildHexes(svg, cols, rows) {
     }
   }
   svg.replaceChildren(...hexes);
+  // The legend is the system's: drawn with the hexes, not at every change.
+  $("be-legend").replaceChildren(...system().terrains.map((t) => {
+    const li = document.createElement("li");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = t.fill;
+    li.append(swatch, t.label);
+    return li;
+  }));
 }
 
 function tool() {
